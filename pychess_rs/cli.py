@@ -1,0 +1,82 @@
+"""The ``pychess-rs`` command: one entry point, one subcommand per job.
+
+Adding a subcommand is one function: write ``_add_<name>(subparsers)`` that creates its parser
+with ``subparsers.add_parser(...)``, declares its arguments and sets ``run`` (a function from
+the parsed ``argparse.Namespace`` to an exit status) with ``set_defaults``; then list it in
+``SUBCOMMANDS``. Keep the subcommand's heavy imports inside its ``run`` path, so that
+``pychess-rs --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pychess-rs")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _add_perft(subparsers: Subparsers) -> None:
+    from . import perft_cli  # pure Python; the native module loads only when a count runs
+
+    parser = subparsers.add_parser(
+        "perft",
+        help="count leaf nodes of the legal-move tree (one position, divide, or a suite)",
+        usage="%(prog)s [options] (FEN DEPTH | --startpos DEPTH | --suite FILE)",
+        description="Count the leaf nodes of the legal-move tree to a depth, natively.",
+        epilog="examples:\n"
+        "  pychess-rs perft --startpos 5\n"
+        "  pychess-rs perft --divide 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R"
+        " w KQkq - 0 1' 3\n"
+        "  pychess-rs perft --chess960 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR"
+        " w HFhf - 2 9' 4\n"
+        "  pychess-rs perft --suite tests/data/perft.epd --max-nodes 1000000",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    perft_cli.add_cli_arguments(parser)
+    parser.set_defaults(run=perft_cli.run_cli)
+
+
+# One function per subcommand, in the order `--help` lists them.
+SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_perft,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pychess-rs",
+        description="Fast, correct chess for Python: a Rust rules core with a "
+        "python-chess-shaped API.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add_subcommand in SUBCOMMANDS:
+        add_subcommand(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``pychess-rs`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `pychess-rs perft --divide ... | head`
+        # Python would complain again when it flushes stdout at exit: point it at devnull.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return status

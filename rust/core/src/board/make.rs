@@ -1,0 +1,117 @@
+//! Playing a move on a board (copy-make: callers that need the old position keep a copy),
+//! with the incremental update of the Polyglot piece key.
+
+use super::zobrist::{piece_square_key, WHITE_TO_MOVE_KEY};
+use super::Board;
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
+
+impl Board {
+    #[inline]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] |= bb;
+        self.by_color[piece.color.index()] |= bb;
+        self.piece_key ^= piece_square_key(piece, sq);
+    }
+
+    #[inline]
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] ^= bb;
+        self.by_color[piece.color.index()] ^= bb;
+        self.piece_key ^= piece_square_key(piece, sq);
+    }
+
+    /// Plays `m`, which must be legal in this position (or the null move). Use
+    /// [`crate::Game::push`] or check with `legal_moves` first when the move comes from outside.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        self.ep_square = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.turn = !us;
+        self.piece_key ^= WHITE_TO_MOVE_KEY;
+        if m.is_null() {
+            return;
+        }
+
+        let role = self.role_at(m.from).unwrap_or(Role::Pawn);
+        let mover = Piece { color: us, role };
+        match m.kind {
+            MoveKind::Castle => {
+                let rook = Piece { color: us, role: Role::Rook };
+                self.remove(m.from, mover);
+                self.remove(m.to, rook);
+                self.put(m.castle_king_target(), mover);
+                self.put(m.castle_rook_target(), rook);
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                self.remove(victim, Piece { color: !us, role: Role::Pawn });
+                self.remove(m.from, mover);
+                self.put(m.to, mover);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::DoubleStep => {
+                self.remove(m.from, mover);
+                self.put(m.to, mover);
+                self.ep_square = Some(Square::new((m.from.index() as i8 + us.forward()) as u8));
+                self.halfmove_clock = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                if let Some(captured) = self.role_at(m.to) {
+                    self.remove(m.to, Piece { color: !us, role: captured });
+                    self.halfmove_clock = 0;
+                }
+                self.remove(m.from, mover);
+                let placed = m.promotion().unwrap_or(role);
+                self.put(m.to, Piece { color: us, role: placed });
+                if role == Role::Pawn {
+                    self.halfmove_clock = 0;
+                }
+            }
+        }
+
+        self.castling &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
+        if role == Role::King {
+            self.castling &= !Bitboard::rank(us.back_rank());
+        }
+    }
+
+    /// The position after the legal move `m`.
+    #[inline]
+    pub fn after(&self, m: Move) -> Board {
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Board;
+
+    /// Walks every move to depth 3 of tricky positions and checks that the incremental key
+    /// equals a fresh computation.
+    #[test]
+    fn incremental_piece_key_equals_recomputed() {
+        fn walk(board: &Board, depth: u32) {
+            assert_eq!(board.piece_key(), board.compute_piece_key());
+            if depth == 0 {
+                return;
+            }
+            for m in board.legal_moves().iter() {
+                walk(&board.after(*m), depth - 1);
+            }
+        }
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ] {
+            walk(&Board::from_fen(fen, false).unwrap(), 3);
+        }
+    }
+}

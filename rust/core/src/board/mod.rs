@@ -1,0 +1,294 @@
+//! The position: piece placement, side to move, castling rights, en-passant square and
+//! clocks, with the accessors every other module reads.
+//!
+//! A `Board` is always *valid* in the sense of python-chess's `status()` (one king each, no
+//! pawns on the back ranks, clean castling rights, a plausible en-passant square, the side
+//! not to move not in check), because the only ways to get one are `Board::default`,
+//! [`Board::from_setup`] (which validates) and playing legal moves.
+
+mod make;
+mod movegen;
+mod polyglot_keys;
+mod validate;
+mod zobrist;
+
+pub use movegen::MoveList;
+pub use validate::{PositionError, Setup};
+
+use crate::attacks;
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
+
+/// A chess position (no history: see [`crate::Game`] for that).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Board {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    turn: Color,
+    /// The rooks that may still castle (python-chess's `castling_rights`), always clean.
+    castling: Bitboard,
+    /// Set after every double step, legal capture or not (python-chess's `ep_square`).
+    ep_square: Option<Square>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    chess960: bool,
+    /// Polyglot key of the placement and side to move, kept up to date by `play`.
+    piece_key: u64,
+}
+
+impl Default for Board {
+    /// The standard starting position.
+    fn default() -> Board {
+        Board::from_setup(&Setup::standard(), false).expect("the starting position is valid")
+    }
+}
+
+impl Board {
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Rooks (squares) that keep their castling right.
+    #[inline]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The en-passant square after a double step, whether or not a capture is possible.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and incremented after Black moves.
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// Is this a Chess960 position (castling moves written king-takes-rook)?
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Switches Chess960 notation on or off; the position itself does not change.
+    pub fn set_chess960(&mut self, chess960: bool) {
+        self.chess960 = chess960;
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of pieces of `role`, both colours.
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// The squares of `color`'s pieces of `role`.
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    /// Rooks and queens.
+    #[inline]
+    fn rook_like(&self) -> Bitboard {
+        self.by_role(Role::Rook) | self.by_role(Role::Queen)
+    }
+
+    /// Bishops and queens.
+    #[inline]
+    fn bishop_like(&self) -> Bitboard {
+        self.by_role(Role::Bishop) | self.by_role(Role::Queen)
+    }
+
+    /// The role on `sq`, if any.
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        if !self.occupied().contains(sq) {
+            return None;
+        }
+        Role::ALL.into_iter().find(|&role| self.by_role(role).contains(sq))
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    #[inline]
+    pub fn color_at(&self, sq: Square) -> Option<Color> {
+        if self.by_color[0].contains(sq) {
+            Some(Color::White)
+        } else if self.by_color[1].contains(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let color = self.color_at(sq)?;
+        let role = self.role_at(sq)?;
+        Some(Piece { color, role })
+    }
+
+    /// The square of `color`'s king. Always present on a valid board.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Square {
+        self.pieces(color, Role::King)
+            .first()
+            .expect("a valid board has a king of each colour")
+    }
+
+    /// Pieces of `attacker` that attack `sq`, given `occupied` (which may differ from the
+    /// board's, e.g. to look through a moving king).
+    #[inline]
+    pub fn attackers_with(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        let theirs = self.by_color(attacker);
+        ((attacks::rook(sq, occupied) & self.rook_like())
+            | (attacks::bishop(sq, occupied) & self.bishop_like())
+            | (attacks::knight(sq) & self.by_role(Role::Knight))
+            | (attacks::king(sq) & self.by_role(Role::King))
+            | (attacks::pawn(!attacker, sq) & self.by_role(Role::Pawn)))
+            & theirs
+    }
+
+    /// Pieces of `attacker` that attack `sq`.
+    #[inline]
+    pub fn attackers(&self, sq: Square, attacker: Color) -> Bitboard {
+        self.attackers_with(sq, attacker, self.occupied())
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers(self.king_of(self.turn), !self.turn)
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().nonempty()
+    }
+
+    /// Squares attacked by the piece on `sq` (empty if none), python-chess's `attacks`.
+    pub fn attacks_from(&self, sq: Square) -> Bitboard {
+        match self.piece_at(sq) {
+            Some(piece) => attacks::attacks(piece.role, piece.color, sq, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// The line along which the piece on `sq` is pinned to its king, or `Bitboard::FULL`
+    /// when it is not pinned (python-chess's `pin`).
+    pub fn pin_mask(&self, color: Color, sq: Square) -> Bitboard {
+        let Some(king) = self.pieces(color, Role::King).first() else {
+            return Bitboard::FULL;
+        };
+        if !self.by_color(color).contains(sq) {
+            return Bitboard::FULL;
+        }
+        let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.rook_like())
+            | (attacks::bishop(king, Bitboard::EMPTY) & self.bishop_like());
+        for sniper in snipers & self.by_color(!color) {
+            let between = attacks::between(sniper, king) & self.occupied();
+            if between == Bitboard::from_square(sq) {
+                return attacks::line(king, sniper);
+            }
+        }
+        Bitboard::FULL
+    }
+
+    /// For each colour whose rights remain: (has a king-side right, has a queen-side right).
+    pub(crate) fn castling_sides(&self, color: Color) -> (bool, bool) {
+        let rights = self.castling & Bitboard::rank(color.back_rank());
+        let Some(king) = self.pieces(color, Role::King).first() else {
+            return (false, false);
+        };
+        let mut sides = (false, false);
+        for rook in rights {
+            if rook.file() > king.file() {
+                sides.0 = true;
+            } else {
+                sides.1 = true;
+            }
+        }
+        sides
+    }
+
+    /// The en-passant square if an en-passant capture is legal now.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let capturers = self.ep_capturers(ep);
+        if capturers.is_empty() {
+            return None;
+        }
+        for from in capturers {
+            if self.is_safe(Move::new(from, ep, MoveKind::EnPassant)) {
+                return Some(ep);
+            }
+        }
+        None
+    }
+
+    /// Does playing the pseudo-legal, non-castling move `m` leave the mover's king safe?
+    /// Used where one move is checked without generating all of them (en passant, whose
+    /// removal of two pawns from a rank can expose the king, goes through here too).
+    pub(crate) fn is_safe(&self, m: Move) -> bool {
+        debug_assert!(!m.is_castle());
+        let us = self.turn;
+        let king = self.king_of(us);
+        let from = Bitboard::from_square(m.from);
+        let to = Bitboard::from_square(m.to);
+        let (captured, king_sq) = match m.kind {
+            MoveKind::EnPassant => {
+                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                (Bitboard::from_square(victim), king)
+            }
+            _ => (to, if m.from == king { m.to } else { king }),
+        };
+        let occupied = (self.occupied() ^ from ^ captured) | to;
+        (self.attackers_with(king_sq, !us, occupied) & !captured).is_empty()
+    }
+
+    /// The position with colours swapped and the board flipped (python-chess's `mirror`).
+    pub fn mirror(&self) -> Board {
+        let flip = |bb: Bitboard| bb.flip_vertical();
+        let mut mirrored = Board {
+            by_role: self.by_role.map(flip),
+            by_color: [flip(self.by_color[1]), flip(self.by_color[0])],
+            turn: !self.turn,
+            castling: flip(self.castling),
+            ep_square: self.ep_square.map(Square::flip_vertical),
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            chess960: self.chess960,
+            piece_key: 0,
+        };
+        mirrored.piece_key = mirrored.compute_piece_key();
+        mirrored
+    }
+
+    /// The Polyglot key of placement and side to move (the incrementally kept part).
+    #[inline]
+    pub fn piece_key(&self) -> u64 {
+        self.piece_key
+    }
+}

@@ -1,0 +1,324 @@
+//! Strictly legal move generation: check evasions, pins, en passant (including the
+//! discovered-check cases) and standard/Chess960 castling.
+//!
+//! ```
+//! use pychess_core::Board;
+//! assert_eq!(Board::default().legal_moves().len(), 20);
+//! ```
+
+use super::Board;
+use crate::attacks;
+use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
+use std::mem::MaybeUninit;
+
+/// More than the most legal moves any position has (218).
+const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves that lives on the stack.
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [MaybeUninit::uninit(); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        // Positions with more than MAX_MOVES moves do not exist, but never write out of bounds.
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = MaybeUninit::new(m);
+            self.len += 1;
+        }
+    }
+
+    /// The moves, in generation order.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push` and `Move` is `Copy`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    /// How many moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Is the list empty?
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Iterates over the moves.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl Board {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list, Bitboard::FULL, Bitboard::FULL);
+        list
+    }
+
+    /// Legal moves from a square of `from_mask` to a square of `to_mask` (for castling,
+    /// the rook's square counts as the target, as in python-chess).
+    pub fn legal_moves_masked(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list, from_mask, to_mask);
+        list
+    }
+
+    /// Does the side to move have any legal move?
+    pub fn has_legal_moves(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// The pieces of `us` pinned to their king.
+    fn pinned(&self, us: Color, king: Square) -> Bitboard {
+        let them = self.by_color(!us);
+        let snipers = ((attacks::rook(king, them) & self.rook_like())
+            | (attacks::bishop(king, them) & self.bishop_like()))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & self.occupied();
+            if !blockers.more_than_one() {
+                pinned |= blockers & self.by_color(us);
+            }
+        }
+        pinned
+    }
+
+    fn generate_legal(&self, list: &mut MoveList, from_mask: Bitboard, to_mask: Bitboard) {
+        let us = self.turn;
+        let them = !us;
+        let king = self.king_of(us);
+        let ours = self.by_color(us);
+        let occupied = self.occupied();
+        let checkers = self.attackers(king, them);
+
+        if from_mask.contains(king) {
+            let without_king = occupied.without(king);
+            for to in attacks::king(king) & !ours & to_mask {
+                if self.attackers_with(to, them, without_king).is_empty() {
+                    list.push(Move::new(king, to, MoveKind::Normal));
+                }
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+
+        let target = match checkers.first() {
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => !ours,
+        } & to_mask;
+        let pinned = self.pinned(us, king);
+        let allowed = |from: Square| {
+            if pinned.contains(from) {
+                attacks::line(king, from)
+            } else {
+                Bitboard::FULL
+            }
+        };
+
+        for from in self.pieces(us, Role::Knight) & !pinned & from_mask {
+            for to in attacks::knight(from) & target {
+                list.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+        for from in self.bishop_like() & ours & from_mask {
+            for to in attacks::bishop(from, occupied) & target & allowed(from) {
+                list.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+        for from in self.rook_like() & ours & from_mask {
+            for to in attacks::rook(from, occupied) & target & allowed(from) {
+                list.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+        self.generate_pawn_moves(list, from_mask, target, &allowed, to_mask);
+        if checkers.is_empty() {
+            self.generate_castling(list, from_mask, to_mask);
+        }
+    }
+
+    fn generate_pawn_moves(
+        &self,
+        list: &mut MoveList,
+        from_mask: Bitboard,
+        target: Bitboard,
+        allowed: &impl Fn(Square) -> Bitboard,
+        to_mask: Bitboard,
+    ) {
+        let us = self.turn;
+        let occupied = self.occupied();
+        let theirs = self.by_color(!us);
+        let forward = us.forward();
+        let start_rank = Bitboard::rank(if us.is_white() { 1 } else { 6 });
+        for from in self.pieces(us, Role::Pawn) & from_mask {
+            let allowed = allowed(from);
+            let mut destinations = attacks::pawn(us, from) & theirs;
+            let Some(one) = from.offset(forward) else {
+                continue;
+            };
+            if !occupied.contains(one) {
+                destinations = destinations.with(one);
+                if start_rank.contains(from) {
+                    let two = Square::new((one.index() as i8 + forward) as u8);
+                    if !occupied.contains(two) && (target & allowed).contains(two) {
+                        list.push(Move::new(from, two, MoveKind::DoubleStep));
+                    }
+                }
+            }
+            for to in destinations & target & allowed {
+                if Bitboard::BACKRANKS.contains(to) {
+                    for role in Role::PROMOTIONS {
+                        list.push(Move::new(from, to, MoveKind::Promotion(role)));
+                    }
+                } else {
+                    list.push(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+        }
+        if let Some(ep) = self.ep_square {
+            if to_mask.contains(ep) {
+                for from in self.ep_capturers(ep) & from_mask {
+                    let m = Move::new(from, ep, MoveKind::EnPassant);
+                    if self.is_safe(m) {
+                        list.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    fn generate_castling(&self, list: &mut MoveList, from_mask: Bitboard, to_mask: Bitboard) {
+        let us = self.turn;
+        let king = self.king_of(us);
+        if !from_mask.contains(king) {
+            return;
+        }
+        for rook in self.castling & Bitboard::rank(us.back_rank()) & to_mask {
+            let m = Move::new(king, rook, MoveKind::Castle);
+            if self.castling_path_is_clear(m) {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Are the squares the king and rook cross empty, and none the king crosses or lands on
+    /// attacked? (The king's own square is checked by the caller: no castling out of check.)
+    fn castling_path_is_clear(&self, m: Move) -> bool {
+        let (king, rook) = (m.from, m.to);
+        let king_to = m.castle_king_target();
+        let rook_to = m.castle_rook_target();
+        let king_path = attacks::between(king, king_to).with(king_to);
+        let rook_path = attacks::between(rook, rook_to).with(rook_to);
+        let movers = Bitboard::from_square(king).with(rook);
+        let occupied = self.occupied() ^ movers;
+        if (occupied & (king_path | rook_path)).nonempty() {
+            return false;
+        }
+        king_path
+            .into_iter()
+            .all(|sq| self.attackers_with(sq, !self.turn, occupied).is_empty())
+    }
+
+    /// Every pseudo-legal move: moves that follow the pieces' rules but may leave the king in
+    /// check. Castling is included only when legal, as in python-chess.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let us = self.turn;
+        let ours = self.by_color(us);
+        let occupied = self.occupied();
+        for from in ours & !self.by_role(Role::Pawn) {
+            let role = self.role_at(from).unwrap_or(Role::King);
+            for to in attacks::attacks(role, us, from, occupied) & !ours {
+                list.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+        self.generate_pawn_moves(&mut list, Bitboard::FULL, !ours, &|_| Bitboard::FULL, Bitboard::FULL);
+        // generate_pawn_moves filtered en passant for safety; add the unsafe ones back.
+        if let Some(ep) = self.ep_square {
+            for from in self.ep_capturers(ep) {
+                let m = Move::new(from, ep, MoveKind::EnPassant);
+                if !self.is_safe(m) {
+                    list.push(m);
+                }
+            }
+        }
+        if !self.is_check() {
+            self.generate_castling(&mut list, Bitboard::FULL, Bitboard::FULL);
+        }
+        list
+    }
+
+    /// Would the pseudo-legal move `m` leave the mover in check?
+    pub fn is_into_check(&self, m: Move) -> bool {
+        if m.is_castle() {
+            return false;
+        }
+        !self.is_safe(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Board;
+    use crate::types::Bitboard;
+
+    #[test]
+    fn masked_generation_partitions_the_moves() {
+        let board = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false).unwrap();
+        let all = board.legal_moves().len();
+        let mask = Bitboard(0x0000_00ff_0000_ffff);
+        let part = board.legal_moves_masked(mask, Bitboard::FULL).len()
+            + board.legal_moves_masked(!mask, Bitboard::FULL).len();
+        assert_eq!(all, 48);
+        assert_eq!(part, all);
+        let part = board.legal_moves_masked(Bitboard::FULL, mask).len()
+            + board.legal_moves_masked(Bitboard::FULL, !mask).len();
+        assert_eq!(part, all);
+    }
+
+    #[test]
+    fn every_legal_move_is_pseudo_legal_and_safe() {
+        let board = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false).unwrap();
+        let pseudo = board.pseudo_legal_moves();
+        for m in board.legal_moves().iter() {
+            assert!(pseudo.contains(m), "{m:?}");
+            assert!(!board.is_into_check(*m));
+        }
+        let legal = board.legal_moves();
+        for m in pseudo.iter().filter(|m| !legal.contains(m)) {
+            assert!(board.is_into_check(*m), "{m:?}");
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! From a [`Setup`] (what a FEN says, possibly nonsense) to a playable [`Board`].
+//!
+//! The checks are python-chess's `Board.status()` flags, minus those that describe positions
+//! no game reaches but whose rules are still well defined (more than 16 pieces or 8 pawns a
+//! side, impossible checks): perft suites use such positions, and we play them correctly.
+
+use super::Board;
+use crate::types::{Bitboard, Color, Piece, Role, Square};
+use std::fmt;
+
+/// A position as written down, not yet validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The piece on each square.
+    pub pieces: [Option<Piece>; 64],
+    /// Pieces marked as promoted (`~` in the FEN); a promoted king cannot castle.
+    pub promoted: Bitboard,
+    /// The side to move.
+    pub turn: Color,
+    /// Rook squares with castling rights, as the FEN's castling field names them.
+    pub castling: Bitboard,
+    /// The en-passant square as written.
+    pub ep_square: Option<Square>,
+    /// Plies since the last capture or pawn move.
+    pub halfmove_clock: u32,
+    /// The move number (at least 1).
+    pub fullmove_number: u32,
+}
+
+impl Setup {
+    /// An empty board, White to move.
+    pub fn empty() -> Setup {
+        Setup {
+            pieces: [None; 64],
+            promoted: Bitboard::EMPTY,
+            turn: Color::White,
+            castling: Bitboard::EMPTY,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+
+    /// The standard starting position.
+    pub fn standard() -> Setup {
+        let mut setup = Setup::empty();
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
+        for (file, role) in back.into_iter().enumerate() {
+            let file = file as u8;
+            setup.pieces[Square::from_coords(file, 0).index()] = Some(Piece { color: Color::White, role });
+            setup.pieces[Square::from_coords(file, 1).index()] =
+                Some(Piece { color: Color::White, role: Role::Pawn });
+            setup.pieces[Square::from_coords(file, 6).index()] =
+                Some(Piece { color: Color::Black, role: Role::Pawn });
+            setup.pieces[Square::from_coords(file, 7).index()] = Some(Piece { color: Color::Black, role });
+        }
+        setup.castling = Bitboard(0x8100_0000_0000_0081);
+        setup
+    }
+
+    /// The squares of `color`'s pieces of `role`.
+    pub fn squares_of(&self, color: Color, role: Role) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for sq in Square::ALL {
+            if self.pieces[sq.index()] == Some(Piece { color, role }) {
+                bb = bb.with(sq);
+            }
+        }
+        bb
+    }
+}
+
+/// Why a well-formed setup is not a playable position (python-chess `status()` flags).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// No pieces at all (`STATUS_EMPTY`).
+    Empty,
+    /// A colour has no king (`STATUS_NO_WHITE_KING` / `STATUS_NO_BLACK_KING`).
+    MissingKing(Color),
+    /// A colour has more than one king (`STATUS_TOO_MANY_KINGS`).
+    TooManyKings(Color),
+    /// A pawn on the first or eighth rank (`STATUS_PAWNS_ON_BACKRANK`).
+    PawnsOnBackrank(Square),
+    /// A castling right without its king and rook in place (`STATUS_BAD_CASTLING_RIGHTS`).
+    BadCastlingRights,
+    /// An en-passant square no double step can have produced (`STATUS_INVALID_EP_SQUARE`).
+    InvalidEpSquare(Square),
+    /// The side not to move is in check (`STATUS_OPPOSITE_CHECK`).
+    OppositeCheck,
+}
+
+fn color_name(color: Color) -> &'static str {
+    if color.is_white() {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Empty => write!(f, "the board is empty"),
+            PositionError::MissingKing(c) => write!(f, "there is no {} king", color_name(*c)),
+            PositionError::TooManyKings(c) => write!(f, "there is more than one {} king", color_name(*c)),
+            PositionError::PawnsOnBackrank(sq) => write!(f, "pawn on the back rank ({sq})"),
+            PositionError::BadCastlingRights => {
+                write!(f, "castling rights without the king and rook in their places")
+            }
+            PositionError::InvalidEpSquare(sq) => {
+                write!(f, "en-passant square {sq} does not follow a double pawn step")
+            }
+            PositionError::OppositeCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Board {
+    /// Validates `setup` and builds the board, or says what is wrong with it.
+    pub fn from_setup(setup: &Setup, chess960: bool) -> Result<Board, PositionError> {
+        let mut board = Board {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            turn: setup.turn,
+            castling: Bitboard::EMPTY,
+            ep_square: None,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+            chess960,
+            piece_key: 0,
+        };
+        for sq in Square::ALL {
+            if let Some(piece) = setup.pieces[sq.index()] {
+                board.by_role[piece.role.index()] |= Bitboard::from_square(sq);
+                board.by_color[piece.color.index()] |= Bitboard::from_square(sq);
+            }
+        }
+        if board.occupied().is_empty() {
+            return Err(PositionError::Empty);
+        }
+        for color in Color::ALL {
+            let kings = board.pieces(color, Role::King);
+            if kings.is_empty() {
+                return Err(PositionError::MissingKing(color));
+            }
+            if kings.more_than_one() {
+                return Err(PositionError::TooManyKings(color));
+            }
+        }
+        if let Some(sq) = (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
+            return Err(PositionError::PawnsOnBackrank(sq));
+        }
+        if setup.castling != board.clean_castling_rights(setup.castling, setup.promoted) {
+            return Err(PositionError::BadCastlingRights);
+        }
+        board.castling = setup.castling;
+        if let Some(ep) = setup.ep_square {
+            if !board.is_plausible_ep_square(ep) {
+                return Err(PositionError::InvalidEpSquare(ep));
+            }
+            board.ep_square = Some(ep);
+        }
+        if board.attackers(board.king_of(!board.turn), board.turn).nonempty() {
+            return Err(PositionError::OppositeCheck);
+        }
+        board.piece_key = board.compute_piece_key();
+        Ok(board)
+    }
+
+    /// The castling rights python-chess would keep from `rights` (`clean_castling_rights`).
+    fn clean_castling_rights(&self, rights: Bitboard, promoted: Bitboard) -> Bitboard {
+        let mut clean = Bitboard::EMPTY;
+        for color in Color::ALL {
+            let backrank = Bitboard::rank(color.back_rank());
+            let mut castling = rights & self.pieces(color, Role::Rook) & backrank;
+            let king = self.pieces(color, Role::King) & backrank & !promoted;
+            if !self.chess960 {
+                let corners = Bitboard::from_square(Square::from_coords(0, color.back_rank()))
+                    .with(Square::from_coords(7, color.back_rank()));
+                castling &= corners;
+                if !king.contains(Square::from_coords(4, color.back_rank())) {
+                    castling = Bitboard::EMPTY;
+                }
+                clean |= castling;
+                continue;
+            }
+            let Some(king) = king.first() else {
+                continue;
+            };
+            if let Some(a_side) = castling.first() {
+                if a_side < king {
+                    clean = clean.with(a_side);
+                }
+            }
+            if let Some(h_side) = castling.last() {
+                if h_side > king {
+                    clean = clean.with(h_side);
+                }
+            }
+        }
+        clean
+    }
+
+    /// python-chess's `_valid_ep_square`: right rank, the double-stepped pawn in front, the
+    /// square it passed and the one it came from empty.
+    fn is_plausible_ep_square(&self, ep: Square) -> bool {
+        let us = self.turn;
+        if ep.rank() != if us.is_white() { 5 } else { 2 } {
+            return false;
+        }
+        let pushed = Square::new((ep.index() as i8 - us.forward()) as u8);
+        let origin = Square::new((ep.index() as i8 + us.forward()) as u8);
+        self.pieces(!us, Role::Pawn).contains(pushed)
+            && !self.occupied().contains(ep)
+            && !self.occupied().contains(origin)
+    }
+
+    /// The setup this board was built from (for FEN writing and conversions).
+    pub fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty();
+        for sq in self.occupied() {
+            setup.pieces[sq.index()] = self.piece_at(sq);
+        }
+        setup.turn = self.turn;
+        setup.castling = self.castling;
+        setup.ep_square = self.ep_square;
+        setup.halfmove_clock = self.halfmove_clock;
+        setup.fullmove_number = self.fullmove_number;
+        setup
+    }
+}

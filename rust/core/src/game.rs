@@ -1,0 +1,310 @@
+//! A game: a board plus the moves that led to it, with python-chess's draw rules that
+//! need history (threefold/fivefold repetition) and undo.
+//!
+//! Repetitions are counted in O(1) per push: each position gets a repetition key, and a
+//! hash map counts keys within the current *reversible segment* (the positions since the
+//! last capture, pawn move, loss of castling rights or move out of a legal en-passant
+//! chance: python-chess stops looking back at such moves too).
+
+use crate::board::Board;
+use crate::error::MoveError;
+use crate::notation::UciMove;
+use crate::outcome::{Outcome, Termination};
+use crate::types::{Color, Move};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys are already uniformly random, so the map needs no hashing of its own.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type KeyCounts = HashMap<(u64, u32), u32, BuildHasherDefault<KeyHasher>>;
+
+#[derive(Clone, Copy, Debug)]
+struct PositionRecord {
+    key: u64,
+    /// Index of the first position of this position's reversible segment.
+    segment: u32,
+    /// How often this key has occurred in the segment, this occurrence included.
+    count: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Ply {
+    before: Board,
+    played: Move,
+}
+
+/// A board with its move stack and repetition history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    stack: Vec<Ply>,
+    positions: Vec<PositionRecord>,
+    counts: KeyCounts,
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Board::default())
+    }
+}
+
+impl PartialEq for Game {
+    /// Games are equal when their current positions are (python-chess compares boards so).
+    fn eq(&self, other: &Game) -> bool {
+        self.board == other.board
+    }
+}
+
+impl Game {
+    /// A game starting at `board`, with no moves played.
+    pub fn new(board: Board) -> Game {
+        let mut game = Game {
+            board,
+            stack: Vec::new(),
+            positions: Vec::new(),
+            counts: KeyCounts::default(),
+        };
+        game.record(0);
+        game
+    }
+
+    fn record(&mut self, segment: u32) {
+        let key = self.board.repetition_key();
+        let count = self.counts.entry((key, segment)).or_insert(0);
+        *count += 1;
+        self.positions.push(PositionRecord { key, segment, count: *count });
+    }
+
+    /// The current position.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position the game started from.
+    pub fn root(&self) -> &Board {
+        self.stack.first().map_or(&self.board, |ply| &ply.before)
+    }
+
+    /// The moves played, first to last.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + DoubleEndedIterator + '_ {
+        self.stack.iter().map(|ply| ply.played)
+    }
+
+    /// The move played last, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.stack.last().map(|ply| ply.played)
+    }
+
+    /// The position before the `index`-th move (for notation of past moves).
+    pub fn board_before(&self, index: usize) -> Option<&Board> {
+        self.stack.get(index).map(|ply| &ply.before)
+    }
+
+    /// Forgets the moves; the current position becomes the root.
+    pub fn clear_stack(&mut self) {
+        *self = Game::new(self.board.clone());
+    }
+
+    /// Plays the legal move `m` (from this position's legal moves) or the null move.
+    pub fn play(&mut self, m: Move) {
+        let before = self.board.clone();
+        self.board.play_unchecked(m);
+        let n = self.positions.len() as u32;
+        let last = self.positions[self.positions.len() - 1];
+        let irreversible = (!m.is_null() && self.board.halfmove_clock() == 0)
+            || self.board.castling_rights() != before.castling_rights()
+            || before.legal_ep_square().is_some();
+        self.stack.push(Ply { before, played: m });
+        self.record(if irreversible { n } else { last.segment });
+    }
+
+    /// Plays a move given in UCI form, checking that it is legal (castling may be given as
+    /// `e1g1` or `e1h1`). The null move is always accepted, as in python-chess.
+    pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
+        let m = if uci.is_null() {
+            Move::NULL
+        } else {
+            self.board.resolve_uci(uci)?
+        };
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Takes back the last move.
+    pub fn pop(&mut self) -> Option<Move> {
+        let ply = self.stack.pop()?;
+        if let Some(record) = self.positions.pop() {
+            let key = (record.key, record.segment);
+            if let Some(count) = self.counts.get_mut(&key) {
+                *count -= 1;
+                if *count == 0 {
+                    self.counts.remove(&key);
+                }
+            }
+        }
+        self.board = ply.before;
+        Some(ply.played)
+    }
+
+    /// Has the current position occurred at least `count` times (this time included) since
+    /// the last irreversible move? (python-chess's `is_repetition`.)
+    pub fn is_repetition(&self, count: u32) -> bool {
+        self.positions[self.positions.len() - 1].count >= count
+    }
+
+    /// Five times the same position: the game is drawn automatically.
+    pub fn is_fivefold_repetition(&self) -> bool {
+        self.is_repetition(5)
+    }
+
+    /// May the side to move claim a draw by threefold repetition, now or by announcing a
+    /// move that repeats the position for the third time?
+    pub fn can_claim_threefold_repetition(&self) -> bool {
+        let current = self.positions[self.positions.len() - 1];
+        if current.count >= 3 {
+            return true;
+        }
+        self.board.legal_moves().iter().any(|&m| {
+            let key = self.board.after(m).repetition_key();
+            self.counts.get(&(key, current.segment)).copied().unwrap_or(0) >= 2
+        })
+    }
+
+    /// 100 plies without capture or pawn move, and the game is not over otherwise.
+    pub fn is_fifty_moves(&self) -> bool {
+        self.board.halfmove_clock() >= 100 && self.board.has_legal_moves()
+    }
+
+    /// 150 plies without capture or pawn move: drawn automatically (unless mated).
+    pub fn is_seventyfive_moves(&self) -> bool {
+        self.board.halfmove_clock() >= 150 && self.board.has_legal_moves()
+    }
+
+    /// May the side to move claim the fifty-move rule, now or with its next move?
+    pub fn can_claim_fifty_moves(&self) -> bool {
+        if self.is_fifty_moves() {
+            return true;
+        }
+        if self.board.halfmove_clock() >= 99 {
+            return self.board.legal_moves().iter().any(|&m| {
+                let after = self.board.after(m);
+                after.halfmove_clock() >= 100 && after.has_legal_moves()
+            });
+        }
+        false
+    }
+
+    /// Either claimable draw.
+    pub fn can_claim_draw(&self) -> bool {
+        self.can_claim_fifty_moves() || self.can_claim_threefold_repetition()
+    }
+
+    /// The game's result if it has ended (python-chess's `outcome`).
+    pub fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
+        let board = &self.board;
+        let draw = |termination| Some(Outcome { termination, winner: None });
+        let has_moves = board.has_legal_moves();
+        if board.is_check() && !has_moves {
+            return Some(Outcome { termination: Termination::Checkmate, winner: Some(!board.turn()) });
+        }
+        if board.is_insufficient_material() {
+            return draw(Termination::InsufficientMaterial);
+        }
+        if !has_moves {
+            return draw(Termination::Stalemate);
+        }
+        if board.halfmove_clock() >= 150 {
+            return draw(Termination::SeventyfiveMoves);
+        }
+        if self.is_fivefold_repetition() {
+            return draw(Termination::FivefoldRepetition);
+        }
+        if claim_draw {
+            if self.can_claim_fifty_moves() {
+                return draw(Termination::FiftyMoves);
+            }
+            if self.can_claim_threefold_repetition() {
+                return draw(Termination::ThreefoldRepetition);
+            }
+        }
+        None
+    }
+
+    /// The number of half-moves since the start of the game, python-chess's `ply()`.
+    pub fn ply(&self) -> u32 {
+        let b = &self.board;
+        2 * (b.fullmove_number() - 1) + u32::from(b.turn() == Color::Black)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(game: &mut Game, moves: &str) {
+        for m in moves.split_whitespace() {
+            game.push_uci(UciMove::parse(m).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn knight_shuffle_repeats() {
+        let mut game = Game::default();
+        assert!(!game.can_claim_threefold_repetition());
+        play(&mut game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+        assert!(!game.is_repetition(3));
+        // Black can claim by announcing f6g8, which repeats the start position a third time.
+        assert!(game.can_claim_threefold_repetition());
+        play(&mut game, "f6g8");
+        assert!(game.is_repetition(3));
+        play(&mut game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+        assert!(game.is_fivefold_repetition());
+        assert_eq!(game.outcome(false).unwrap().termination, Termination::FivefoldRepetition);
+        game.pop();
+        assert!(!game.is_fivefold_repetition());
+        assert!(game.is_repetition(4));
+    }
+
+    #[test]
+    fn lost_castling_rights_break_repetition() {
+        let mut game = Game::default();
+        play(&mut game, "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8");
+        // Same placement as after 2...e5's reply pair, but castling rights are gone now,
+        // and the first king move was irreversible.
+        assert!(!game.is_repetition(3));
+        play(&mut game, "e1e2 e8e7 e2e1 e7e8");
+        assert!(game.is_repetition(3));
+    }
+
+    #[test]
+    fn pop_restores_everything() {
+        let mut game = Game::default();
+        let start = game.board().clone();
+        play(&mut game, "e2e4 d7d5 e4d5 g8f6");
+        for _ in 0..4 {
+            game.pop();
+        }
+        assert_eq!(*game.board(), start);
+        assert_eq!(game.pop(), None);
+    }
+}

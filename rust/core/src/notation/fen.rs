@@ -1,0 +1,387 @@
+//! FEN reading and writing, with X-FEN and Shredder-FEN castling fields for Chess960.
+//!
+//! Reading follows python-chess's `Board.set_fen` to the letter, so that a FEN is accepted
+//! here exactly when python-chess accepts it (fields after the placement may be left out;
+//! `0` as move number means 1), and then validated like `Board.status()`.
+//!
+//! ```
+//! use pychess_core::Board;
+//! let board = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", false).unwrap();
+//! // No black pawn can take on e3, so the en-passant square is not written back.
+//! assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! assert!(Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", false).is_err());
+//! ```
+
+use crate::board::{Board, Setup};
+use crate::error::{FenError, FenErrorKind};
+use crate::types::{Bitboard, Color, Piece, Role, Square};
+
+/// Which en-passant square a written FEN shows (python-chess's `en_passant` argument).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EpMode {
+    /// Only when an en-passant capture is legal (python-chess's default).
+    Legal,
+    /// Whenever a double step just happened.
+    Always,
+    /// When a pawn stands ready to capture, legal or not (X-FEN).
+    PseudoLegal,
+}
+
+/// Whitespace as Python's `str.split()` sees it (Rust's set plus the ASCII separators).
+pub(crate) fn is_py_whitespace(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+/// Python's `str.split()`.
+pub(crate) fn py_split(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_py_whitespace).filter(|part| !part.is_empty())
+}
+
+/// Python's `int()` on an already whitespace-free token: optional sign, ASCII digits with
+/// single underscores between them. Returns the value, or why it was refused.
+fn parse_py_int(text: &str) -> Result<i64, &'static str> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return Err("is not a whole number");
+    }
+    let mut value: i64 = 0;
+    for c in digits.chars().filter(|&c| c != '_') {
+        let digit = c.to_digit(10).ok_or("is not a whole number")?;
+        value = value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(i64::from(digit)))
+            .ok_or("is too large")?;
+    }
+    Ok(if negative { -value } else { value })
+}
+
+fn parse_clock(text: &str, which: &'static str) -> Result<u32, FenErrorKind> {
+    let error = |why| FenErrorKind::Clock { which, text: text.to_string(), why };
+    let value = parse_py_int(text).map_err(error)?;
+    if value < 0 {
+        return Err(error("cannot be negative"));
+    }
+    u32::try_from(value).map_err(|_| error("is too large"))
+}
+
+/// A piece letter as python-chess reads it (`c.lower() in "pnbrqk"`, colour by `isupper()`).
+fn piece_from_char(c: char) -> Option<Piece> {
+    let mut lower = c.to_lowercase();
+    let (Some(l), None) = (lower.next(), lower.next()) else {
+        return None;
+    };
+    let role = Role::from_char(l)?;
+    Some(Piece { color: Color::from_white(c.is_uppercase()), role })
+}
+
+/// Parses the placement field into `setup`.
+fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
+    let rows: Vec<&str> = part.split('/').collect();
+    if rows.len() != 8 {
+        return Err(format!("expected 8 rows in the placement, got {}", rows.len()));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u32;
+        let mut previous_was_digit = false;
+        let mut previous_was_piece = false;
+        for c in row.chars() {
+            if ('1'..='8').contains(&c) {
+                if previous_was_digit {
+                    return Err(format!("two digits in a row in rank {}: {row:?}", rank + 1));
+                }
+                file += c.to_digit(10).unwrap_or(0);
+                previous_was_digit = true;
+                previous_was_piece = false;
+            } else if c == '~' {
+                if !previous_was_piece {
+                    return Err(format!("'~' not after a piece in rank {}: {row:?}", rank + 1));
+                }
+                if file >= 1 && file <= 8 {
+                    let sq = Square::from_coords(file as u8 - 1, rank);
+                    setup.promoted = setup.promoted.with(sq);
+                }
+                previous_was_digit = false;
+                previous_was_piece = false;
+            } else if let Some(piece) = piece_from_char(c) {
+                if file < 8 {
+                    setup.pieces[Square::from_coords(file as u8, rank).index()] = Some(piece);
+                }
+                file += 1;
+                previous_was_digit = false;
+                previous_was_piece = true;
+            } else {
+                return Err(format!("invalid character {c:?} in the placement"));
+            }
+        }
+        if file != 8 {
+            return Err(format!("expected 8 squares in rank {}, got {file}: {row:?}", rank + 1));
+        }
+    }
+    Ok(())
+}
+
+/// Does the castling field match python-chess's `^(?:-|[KQA-H]{0,2}[kqa-h]{0,2})\Z`?
+fn castling_field_is_well_formed(field: &str) -> bool {
+    if field == "-" {
+        return true;
+    }
+    let upper = field.chars().take_while(|c| matches!(c, 'K' | 'Q' | 'A'..='H')).count();
+    let rest = &field[upper..];
+    let lower = rest.chars().take_while(|c| matches!(c, 'k' | 'q' | 'a'..='h')).count();
+    upper <= 2 && lower <= 2 && lower == rest.len()
+}
+
+/// Turns castling letters into rook squares the way python-chess's `_set_castling_fen`
+/// does, quirks included (an unmatched `K` names h1, so validation rejects it).
+fn resolve_castling(field: &str, setup: &Setup) -> Bitboard {
+    let mut rights = Bitboard::EMPTY;
+    if field == "-" {
+        return rights;
+    }
+    for flag in field.chars() {
+        let color = Color::from_white(flag.is_ascii_uppercase());
+        let rank = color.back_rank();
+        let backrank = Bitboard::rank(rank);
+        let rooks = setup.squares_of(color, Role::Rook) & backrank;
+        let king = setup.squares_of(color, Role::King).last();
+        match flag.to_ascii_lowercase() {
+            'q' => match (king, rooks.first()) {
+                (Some(king), Some(rook)) if rook < king => rights = rights.with(rook),
+                // python-chess compares lsb(0) == -1 with the king, so no rook adds nothing.
+                (Some(_), None) => {}
+                _ => rights = rights.with(Square::from_coords(0, rank)),
+            },
+            'k' => match (king, rooks.last()) {
+                (Some(king), Some(rook)) if king < rook => rights = rights.with(rook),
+                _ => rights = rights.with(Square::from_coords(7, rank)),
+            },
+            file => rights = rights.with(Square::from_coords(file as u8 - b'a', rank)),
+        }
+    }
+    rights
+}
+
+/// Parses a FEN into an unvalidated [`Setup`]. Missing trailing fields take python-chess's
+/// defaults (`w - - 0 1`).
+pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {
+    let error = |kind| FenError { fen: fen.to_string(), kind };
+    let parts: Vec<&str> = py_split(fen).collect();
+    let mut setup = Setup::empty();
+    let Some(placement) = parts.first() else {
+        return Err(error(FenErrorKind::Empty));
+    };
+    if let Some(&turn) = parts.get(1) {
+        setup.turn = match turn {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(error(FenErrorKind::Turn(turn.to_string()))),
+        };
+    }
+    let castling = parts.get(2).copied().unwrap_or("-");
+    if !castling_field_is_well_formed(castling) {
+        return Err(error(FenErrorKind::Castling(castling.to_string())));
+    }
+    if let Some(&ep) = parts.get(3) {
+        if ep != "-" {
+            let sq = Square::parse(ep).ok_or_else(|| error(FenErrorKind::EpSquare(ep.to_string())))?;
+            setup.ep_square = Some(sq);
+        }
+    }
+    if let Some(&half) = parts.get(4) {
+        setup.halfmove_clock = parse_clock(half, "half-move clock").map_err(error)?;
+    }
+    if let Some(&full) = parts.get(5) {
+        setup.fullmove_number = parse_clock(full, "fullmove number").map_err(error)?.max(1);
+    }
+    if parts.len() > 6 {
+        return Err(error(FenErrorKind::TooManyFields(parts.len())));
+    }
+    parse_placement(placement, &mut setup).map_err(|why| error(FenErrorKind::Placement(why)))?;
+    setup.castling = resolve_castling(castling, &setup);
+    Ok(setup)
+}
+
+impl Board {
+    /// Parses and validates a FEN.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
+        let setup = parse_fen(fen)?;
+        Board::from_setup(&setup, chess960).map_err(|p| FenError {
+            fen: fen.to_string(),
+            kind: FenErrorKind::Position(p),
+        })
+    }
+
+    /// The placement field, e.g. `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`.
+    pub fn board_fen(&self) -> String {
+        let mut out = String::with_capacity(72);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_at(Square::from_coords(file, rank)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(piece.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+
+    /// The castling field: X-FEN (`KQkq`, with file letters where `K`/`Q` would be unclear)
+    /// or Shredder-FEN (rook files, `HAha`).
+    pub fn castling_fen(&self, shredder: bool) -> String {
+        let mut out = String::new();
+        for color in Color::ALL {
+            let backrank = Bitboard::rank(color.back_rank());
+            let rights = self.castling_rights() & backrank;
+            let king = self.king_of(color);
+            let rooks = self.pieces(color, Role::Rook) & backrank;
+            for rook in rights.collect::<Vec<_>>().into_iter().rev() {
+                let file_letter = rook.file_char();
+                let letter = if shredder {
+                    file_letter
+                } else {
+                    let a_side = rook.file() < king.file();
+                    let outer_rook = rooks.without(rook).any(|other| (other.file() < rook.file()) == a_side);
+                    if outer_rook {
+                        file_letter
+                    } else if a_side {
+                        'q'
+                    } else {
+                        'k'
+                    }
+                };
+                out.push(if color.is_white() { letter.to_ascii_uppercase() } else { letter });
+            }
+        }
+        if out.is_empty() {
+            out.push('-');
+        }
+        out
+    }
+
+    /// The en-passant square to write under `mode`.
+    pub fn ep_square_for(&self, mode: EpMode) -> Option<Square> {
+        match mode {
+            EpMode::Legal => self.legal_ep_square(),
+            EpMode::Always => self.ep_square(),
+            EpMode::PseudoLegal => self.ep_square().filter(|&ep| self.ep_capturers(ep).nonempty()),
+        }
+    }
+
+    /// The first four FEN fields (python-chess's `epd()` without operations).
+    pub fn epd_with(&self, shredder: bool, mode: EpMode) -> String {
+        let ep = match self.ep_square_for(mode) {
+            Some(sq) => sq.to_string(),
+            None => "-".to_string(),
+        };
+        format!(
+            "{} {} {} {}",
+            self.board_fen(),
+            if self.turn().is_white() { 'w' } else { 'b' },
+            self.castling_fen(shredder),
+            ep
+        )
+    }
+
+    /// The full FEN with the given castling style and en-passant mode.
+    pub fn fen_with(&self, shredder: bool, mode: EpMode) -> String {
+        format!("{} {} {}", self.epd_with(shredder, mode), self.halfmove_clock(), self.fullmove_number())
+    }
+
+    /// The FEN as python-chess's `fen()` writes it by default.
+    pub fn fen(&self) -> String {
+        self.fen_with(false, EpMode::Legal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn round_trips() {
+        for fen in [
+            START,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/8/8/8/8/8/K1k5 b - - 99 120",
+        ] {
+            assert_eq!(Board::from_fen(fen, false).unwrap().fen(), fen);
+        }
+    }
+
+    #[test]
+    fn missing_fields_take_defaults() {
+        let board = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", false).unwrap();
+        assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    }
+
+    #[test]
+    fn chess960_castling_fields() {
+        let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let board = Board::from_fen(fen, true).unwrap();
+        assert_eq!(board.castling_fen(true), "HFhf");
+        // f1 is the only a-side rook and h1 the only h-side one, so X-FEN says KQkq.
+        assert_eq!(board.castling_fen(false), "KQkq");
+        assert_eq!(Board::from_fen(&board.fen(), true).unwrap(), board);
+    }
+
+    #[test]
+    fn python_int_clocks() {
+        assert_eq!(parse_py_int("+5"), Ok(5));
+        assert_eq!(parse_py_int("1_000"), Ok(1000));
+        assert_eq!(parse_py_int("007"), Ok(7));
+        assert!(parse_py_int("1__0").is_err());
+        assert!(parse_py_int("_1").is_err());
+        assert!(parse_py_int("").is_err());
+        assert!(parse_py_int("x").is_err());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - -1 1", false).is_err());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - 99999999999999999999 1", false).is_err());
+    }
+
+    #[test]
+    fn rejections_name_their_reason() {
+        let cases = [
+            ("", "empty"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "8 rows"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "8 squares"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "invalid character"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1", "castling"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "en-passant"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "half-move"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "negative"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", "at most 6"),
+            ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "no black king"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", "more than one white king"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w kq - 0 1", "back rank"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1", "castling rights"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "en-passant square e6"),
+            ("rnbqkbnr/ppppQppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", "not to move is in check"),
+        ];
+        for (fen, needle) in cases {
+            let err = Board::from_fen(fen, false).unwrap_err().to_string();
+            assert!(err.contains(needle), "{fen}: {err}");
+            assert!(err.contains(fen), "{err}");
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! Standard algebraic notation, both ways, with python-chess's rules: minimal
+//! disambiguation, `+`/`#` suffixes, `=Q` promotions, `O-O`/`O-O-O`; reading also accepts
+//! `0-0`, `e8Q`, `Nbd7`, fully specified moves like `Ng1f3`, and `--` for the null move.
+//!
+//! Reading is two steps, like UCI: [`San::parse`] without a position, then
+//! [`Board::resolve_san`] against one (illegal and ambiguous are different errors).
+//!
+//! ```
+//! use pychess_core::Board;
+//! let board = Board::default();
+//! let m = board.parse_san("Nf3").unwrap().unwrap();
+//! assert_eq!(board.san(m), "Nf3");
+//! assert_eq!(board.lan(m), "Ng1-f3");
+//! ```
+
+use crate::board::Board;
+use crate::error::MoveError;
+use crate::types::{Bitboard, Move, Role, Square};
+
+/// A SAN read without a position.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum San {
+    /// `O-O` (king side) or `O-O-O`.
+    Castle {
+        /// True for `O-O`.
+        king_side: bool,
+    },
+    /// `--`, `Z0`, `0000` or `@@@@`.
+    Null,
+    /// A piece or pawn move.
+    Normal {
+        /// The piece letter, if given.
+        role: Option<Role>,
+        /// The origin file, if given.
+        file: Option<u8>,
+        /// The origin rank, if given.
+        rank: Option<u8>,
+        /// The destination.
+        to: Square,
+        /// The promotion, if given.
+        promotion: Option<Role>,
+    },
+}
+
+impl San {
+    /// Reads a SAN (python-chess's `SAN_REGEX` plus its castling and null spellings).
+    pub fn parse(text: &str) -> Result<San, MoveError> {
+        let invalid = || MoveError::Invalid { text: text.to_string(), notation: "san" };
+        match text {
+            "O-O" | "O-O+" | "O-O#" | "0-0" | "0-0+" | "0-0#" => return Ok(San::Castle { king_side: true }),
+            "O-O-O" | "O-O-O+" | "O-O-O#" | "0-0-0" | "0-0-0+" | "0-0-0#" => {
+                return Ok(San::Castle { king_side: false })
+            }
+            "--" | "Z0" | "0000" | "@@@@" => return Ok(San::Null),
+            _ => {}
+        }
+        let bytes = text.as_bytes();
+        if !text.is_ascii() {
+            return Err(invalid());
+        }
+        // ^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?[\+#]?\Z, matched from
+        // the end so the optional origin squares need no backtracking.
+        let mut end = bytes.len();
+        if end > 0 && matches!(bytes[end - 1], b'+' | b'#') {
+            end -= 1;
+        }
+        let mut promotion = None;
+        if end > 0 {
+            if let Some(role) = Role::from_char(bytes[end - 1].to_ascii_lowercase() as char) {
+                if role != Role::Pawn && end >= 3 && !bytes[end - 1].is_ascii_digit() {
+                    promotion = Some(role);
+                    end -= 1;
+                    if bytes[end - 1] == b'=' {
+                        end -= 1;
+                    }
+                }
+            }
+        }
+        if end < 2 {
+            return Err(invalid());
+        }
+        let to = Square::parse(&text[end - 2..end]).ok_or_else(invalid)?;
+        let mut rest = &bytes[..end - 2];
+        if let Some((&last, head)) = rest.split_last() {
+            if last == b'-' || last == b'x' {
+                rest = head;
+            }
+        }
+        let mut role = None;
+        if let Some((&first, tail)) = rest.split_first() {
+            if matches!(first, b'N' | b'B' | b'K' | b'R' | b'Q') {
+                role = Role::from_char(first.to_ascii_lowercase() as char);
+                rest = tail;
+            }
+        }
+        let mut file = None;
+        if let Some((&first, tail)) = rest.split_first() {
+            if (b'a'..=b'h').contains(&first) {
+                file = Some(first - b'a');
+                rest = tail;
+            }
+        }
+        let mut rank = None;
+        if let Some((&first, tail)) = rest.split_first() {
+            if (b'1'..=b'8').contains(&first) {
+                rank = Some(first - b'1');
+                rest = tail;
+            }
+        }
+        if !rest.is_empty() {
+            return Err(invalid());
+        }
+        Ok(San::Normal { role, file, rank, to, promotion })
+    }
+}
+
+impl Board {
+    /// SAN of the legal move `m`, with check/mate suffix.
+    pub fn san(&self, m: Move) -> String {
+        self.algebraic(m, false)
+    }
+
+    /// Long algebraic notation of the legal move `m` (`Ng1-f3`, `e4xd5`), python-chess's `lan`.
+    pub fn lan(&self, m: Move) -> String {
+        self.algebraic(m, true)
+    }
+
+    fn algebraic(&self, m: Move, long: bool) -> String {
+        if m.is_null() {
+            return "--".to_string();
+        }
+        let mut san = self.algebraic_without_suffix(m, long);
+        let after = self.after(m);
+        if after.is_check() {
+            san.push(if after.has_legal_moves() { '+' } else { '#' });
+        }
+        san
+    }
+
+    fn algebraic_without_suffix(&self, m: Move, long: bool) -> String {
+        if m.is_castle() {
+            return if m.to.file() < m.from.file() { "O-O-O" } else { "O-O" }.to_string();
+        }
+        let role = self.role_at(m.from).unwrap_or(Role::Pawn);
+        let capture = m.is_en_passant() || self.by_color(!self.turn()).contains(m.to);
+        let mut san = String::with_capacity(8);
+        if role != Role::Pawn {
+            san.push(role.upper_char());
+        }
+        if long {
+            san.push_str(&m.from.to_string());
+        } else if role != Role::Pawn {
+            let from_mask = self.pieces(self.turn(), role).without(m.from);
+            let others: Bitboard = self
+                .legal_moves_masked(from_mask, Bitboard::from_square(m.to))
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, other| acc.with(other.from));
+            if others.nonempty() {
+                let same_rank = (others & Bitboard::rank(m.from.rank())).nonempty();
+                let same_file = (others & Bitboard::file(m.from.file())).nonempty();
+                if same_rank || !same_file {
+                    san.push(m.from.file_char());
+                }
+                if same_file {
+                    san.push(m.from.rank_char());
+                }
+            }
+        } else if capture {
+            san.push(m.from.file_char());
+        }
+        if capture {
+            san.push('x');
+        } else if long {
+            san.push('-');
+        }
+        san.push_str(&m.to.to_string());
+        if let Some(promotion) = m.promotion() {
+            san.push('=');
+            san.push(promotion.upper_char());
+        }
+        san
+    }
+
+    /// The legal move a SAN stands for; `Ok(None)` is the null move.
+    pub fn parse_san(&self, text: &str) -> Result<Option<Move>, MoveError> {
+        self.resolve_san(text, San::parse(text)?)
+    }
+
+    /// Resolves a parsed SAN against this position (python-chess's `parse_san`).
+    pub fn resolve_san(&self, text: &str, san: San) -> Result<Option<Move>, MoveError> {
+        let illegal = || MoveError::Illegal { text: text.to_string(), fen: self.fen() };
+        let (role, file, rank, to, promotion) = match san {
+            San::Null => return Ok(None),
+            San::Castle { king_side } => {
+                let king = self.king_of(self.turn());
+                return self
+                    .legal_moves_masked(Bitboard::from_square(king), Bitboard::FULL)
+                    .iter()
+                    .copied()
+                    .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == king_side)
+                    .map(Some)
+                    .ok_or_else(illegal);
+            }
+            San::Normal { role, file, rank, to, promotion } => (role, file, rank, to, promotion),
+        };
+        let to_mask = Bitboard::from_square(to) & !self.by_color(self.turn());
+        let mut from_mask = Bitboard::FULL;
+        if let Some(file) = file {
+            from_mask &= Bitboard::file(file);
+        }
+        if let Some(rank) = rank {
+            from_mask &= Bitboard::rank(rank);
+        }
+        match (role, file, rank) {
+            (Some(role), _, _) => from_mask &= self.pieces(self.turn(), role),
+            (None, Some(file), Some(rank)) => {
+                // A fully specified origin, any piece (python-chess's `find_move`): a pawn
+                // reaching the back rank without a promotion letter becomes a queen.
+                let from = Square::from_coords(file, rank);
+                let is_pawn = self.pieces(self.turn(), Role::Pawn).contains(from);
+                let implied = if promotion.is_none() && is_pawn && Bitboard::BACKRANKS.contains(to) {
+                    Some(Role::Queen)
+                } else {
+                    promotion
+                };
+                let uci = crate::UciMove { from, to, promotion: implied };
+                let m = self.find_legal(uci).ok_or_else(illegal)?;
+                return if m.promotion() == promotion {
+                    Ok(Some(m))
+                } else {
+                    Err(illegal())
+                };
+            }
+            (None, _, _) => {
+                from_mask &= self.pieces(self.turn(), Role::Pawn);
+                if file.is_none() {
+                    from_mask &= Bitboard::file(to.file());
+                }
+            }
+        }
+        let mut matched = None;
+        for m in self.legal_moves_masked(from_mask, to_mask).iter() {
+            if m.promotion() != promotion || m.is_castle() {
+                continue;
+            }
+            if matched.is_some() {
+                return Err(MoveError::Ambiguous { text: text.to_string(), fen: self.fen() });
+            }
+            matched = Some(*m);
+        }
+        matched.map(Some).ok_or_else(illegal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::MoveError;
+
+    fn board(fen: &str) -> Board {
+        Board::from_fen(fen, false).unwrap()
+    }
+
+    #[test]
+    fn disambiguation_is_minimal() {
+        // Knights on b1 and f3 can both reach d2; rooks on a1 and a5 both reach a3.
+        let b = board("4k3/8/8/R7/8/5N2/8/RN2K3 w - - 0 1");
+        let sans: Vec<String> = b.legal_moves().iter().map(|m| b.san(*m)).collect();
+        assert!(sans.contains(&"Nbd2".to_string()), "{sans:?}");
+        assert!(sans.contains(&"Nfd2".to_string()));
+        assert!(sans.contains(&"R1a3".to_string()));
+        assert!(sans.contains(&"R5a3".to_string()));
+        assert!(sans.contains(&"Ng5".to_string()));
+    }
+
+    #[test]
+    fn reads_python_chess_spellings() {
+        let b = board("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
+        for (text, uci) in [
+            ("0-0", "e1g1"),
+            ("O-O-O", "e1c1"),
+            ("exd6", "e5d6"),
+            ("bxa8=Q", "b7a8q"),
+            ("bxa8Q", "b7a8q"),
+            ("b8=N+", "b7b8n"),
+            ("Rxa8+", "a1a8"),
+            ("Ra1a8", "a1a8"),
+            ("e5d6", "e5d6"),
+        ] {
+            let m = b.parse_san(text).unwrap().unwrap();
+            assert_eq!(b.uci(m).to_string(), uci, "{text}");
+        }
+        assert_eq!(b.parse_san("--").unwrap(), None);
+    }
+
+    #[test]
+    fn writes_suffixes_and_promotions() {
+        let b = board("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
+        let m = b.parse_san("bxa8=Q").unwrap().unwrap();
+        assert_eq!(b.san(m), "bxa8=Q+");
+        let mate = board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        assert_eq!(mate.san(mate.parse_san("Ra8").unwrap().unwrap()), "Ra8#");
+    }
+
+    #[test]
+    fn errors_are_typed() {
+        let b = board("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+        assert!(matches!(b.parse_san("Nd2"), Err(MoveError::Ambiguous { .. })));
+        assert!(matches!(b.parse_san("Nd3"), Err(MoveError::Illegal { .. })));
+        assert!(matches!(b.parse_san("O-O"), Err(MoveError::Illegal { .. })));
+        for garbage in ["", "N", "Nz9", "xx", "e4e4e4", "Ké4", "Qd"] {
+            assert!(matches!(b.parse_san(garbage), Err(MoveError::Invalid { .. })), "{garbage}");
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! UCI move notation (`e2e4`, `e7e8q`, `0000`) in two steps: [`UciMove::parse`] reads the
+//! text without a position, [`Board::resolve_uci`] finds the legal move it means.
+//!
+//! Castling is written `e1g1` in standard chess and king-takes-rook (`e1h1`) in Chess960;
+//! both spellings are understood in standard chess, as python-chess does.
+//!
+//! ```
+//! use pychess_core::{Board, UciMove};
+//! let board = Board::default();
+//! let m = board.resolve_uci(UciMove::parse("g1f3").unwrap()).unwrap();
+//! assert_eq!(board.uci(m).to_string(), "g1f3");
+//! ```
+
+use crate::board::Board;
+use crate::error::MoveError;
+use crate::types::{Move, MoveKind, Role, Square};
+use std::fmt;
+
+/// A move as UCI writes it: squares and an optional promotion, or the null move.
+/// This is also python-chess's `Move` value.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UciMove {
+    /// Origin square.
+    pub from: Square,
+    /// Destination square (a1 for the null move).
+    pub to: Square,
+    /// Promotion role, if any (any role parses; only Q/R/B/N can be legal).
+    pub promotion: Option<Role>,
+}
+
+impl UciMove {
+    /// The null move, `0000`.
+    pub const NULL: UciMove = UciMove {
+        from: Square::new(0),
+        to: Square::new(0),
+        promotion: None,
+    };
+
+    /// Is this the null move?
+    pub fn is_null(self) -> bool {
+        self.from == self.to
+    }
+
+    /// Reads `e2e4`, `a7a8q` or `0000` (python-chess's `Move.from_uci`).
+    pub fn parse(text: &str) -> Result<UciMove, MoveError> {
+        let invalid = || MoveError::Invalid { text: text.to_string(), notation: "uci" };
+        if text == "0000" {
+            return Ok(UciMove::NULL);
+        }
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+            return Err(invalid());
+        }
+        let from = Square::parse(&text[0..2]).ok_or_else(invalid)?;
+        let to = Square::parse(&text[2..4]).ok_or_else(invalid)?;
+        let promotion = match text.as_bytes().get(4) {
+            Some(&c) => Some(Role::from_char(c as char).ok_or_else(invalid)?),
+            None => None,
+        };
+        if from == to {
+            return Err(invalid());
+        }
+        Ok(UciMove { from, to, promotion })
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            return write!(f, "0000");
+        }
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(role) = self.promotion {
+            write!(f, "{}", role.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl Board {
+    /// How python-chess shows the legal move `m`: castling as `e1g1` unless Chess960.
+    pub fn uci(&self, m: Move) -> UciMove {
+        let to = if m.is_castle() && !self.is_chess960() {
+            m.castle_king_target()
+        } else {
+            m.to
+        };
+        UciMove { from: m.from, to, promotion: m.promotion() }
+    }
+
+    /// Does the legal move `m` match `uci` under python-chess's `is_legal` rules? Castling
+    /// matches king-takes-rook always, and king-to-target only in standard chess.
+    fn matches(&self, m: Move, uci: UciMove) -> bool {
+        if m.from != uci.from || m.promotion() != uci.promotion {
+            return false;
+        }
+        match m.kind {
+            MoveKind::Castle => {
+                uci.to == m.to || (!self.is_chess960() && uci.to == m.castle_king_target())
+            }
+            _ => uci.to == m.to,
+        }
+    }
+
+    /// The legal move `uci` stands for, if any, with python-chess's `is_legal` semantics.
+    pub fn find_legal(&self, uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
+        let from = crate::Bitboard::from_square(uci.from);
+        self.legal_moves_masked(from, crate::Bitboard::FULL)
+            .iter()
+            .copied()
+            .find(|&m| self.matches(m, uci))
+    }
+
+    /// python-chess's `_to_chess960`: `e1g1`/`e1c1` (and the black ones) with a king on e1
+    /// mean castling even in Chess960 mode, unless a rook stands on the target.
+    pub fn normalize_castling(&self, uci: UciMove) -> UciMove {
+        let rank = uci.from.rank();
+        if uci.from.file() != 4 || (rank != 0 && rank != 7) || uci.from.rank() != uci.to.rank() {
+            return uci;
+        }
+        if self.role_at(uci.from) != Some(Role::King) {
+            return uci;
+        }
+        let rook_file = match uci.to.file() {
+            6 => 7,
+            2 => 0,
+            _ => return uci,
+        };
+        if self.role_at(uci.to) == Some(Role::Rook) {
+            return uci;
+        }
+        UciMove { from: uci.from, to: Square::from_coords(rook_file, rank), promotion: None }
+    }
+
+    /// The legal move for a UCI move given to `push`/`parse_uci` (castling spelled either way).
+    pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
+        self.find_legal(self.normalize_castling(uci))
+            .ok_or_else(|| MoveError::Illegal { text: uci.to_string(), fen: self.fen() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_like_python_chess() {
+        assert_eq!(UciMove::parse("e2e4").unwrap().to_string(), "e2e4");
+        assert_eq!(UciMove::parse("a7a8q").unwrap().promotion, Some(Role::Queen));
+        assert_eq!(UciMove::parse("a7a8k").unwrap().promotion, Some(Role::King));
+        assert!(UciMove::parse("0000").unwrap().is_null());
+        for bad in ["", "e2", "e2e2", "e2e9", "e2e4x", "e2e4qq", "é2e4", "E2E4", "e2e4Q"] {
+            assert!(UciMove::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn castling_both_spellings() {
+        let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        let short = board.resolve_uci(UciMove::parse("e1g1").unwrap()).unwrap();
+        assert!(short.is_castle());
+        assert_eq!(board.resolve_uci(UciMove::parse("e1h1").unwrap()).unwrap(), short);
+        assert_eq!(board.uci(short).to_string(), "e1g1");
+        let mut chess960 = board.clone();
+        chess960.set_chess960(true);
+        assert_eq!(chess960.uci(short).to_string(), "e1h1");
+        assert!(chess960.find_legal(UciMove::parse("e1g1").unwrap()).is_none());
+        assert_eq!(chess960.resolve_uci(UciMove::parse("e1g1").unwrap()).unwrap(), short);
+    }
+
+    #[test]
+    fn promotion_must_be_named() {
+        let board = Board::from_fen("8/P7/8/8/8/8/8/K1k5 w - - 0 1", false).unwrap();
+        assert!(board.resolve_uci(UciMove::parse("a7a8").unwrap()).is_err());
+        assert!(board.resolve_uci(UciMove::parse("a7a8k").unwrap()).is_err());
+        assert!(board.resolve_uci(UciMove::parse("a7a8n").unwrap()).is_ok());
+    }
+}

@@ -1,0 +1,82 @@
+//! The perft suites of `tests/data/` (copied from the shared data set): every position, every
+//! depth whose node count is under a cap that keeps the run to about a minute in release
+//! mode on two cores. `PERFT_MAX_NODES` raises the cap for deeper runs (`tools/perft_suite.py`
+//! does the same through Python).
+
+use pychess_core::{perft, Board};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+
+const DEFAULT_MAX_NODES: u64 = 1_000_000;
+
+struct Entry {
+    line: usize,
+    fen: String,
+    depth: u32,
+    nodes: u64,
+}
+
+fn load(file: &str, max_nodes: u64) -> Vec<Entry> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let mut fields = line.split(';');
+        let fen = fields.next().unwrap().trim().to_string();
+        for field in fields {
+            let (depth, nodes) = field.trim().split_once(' ').expect("`Dn count` field");
+            let depth: u32 = depth.trim_start_matches('D').parse().unwrap();
+            let nodes: u64 = nodes.trim().parse().unwrap();
+            if nodes <= max_nodes {
+                entries.push(Entry { line: i + 1, fen: fen.clone(), depth, nodes });
+            }
+        }
+    }
+    entries
+}
+
+fn run_suite(file: &str, chess960: bool) {
+    let max_nodes = std::env::var("PERFT_MAX_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_MAX_NODES);
+    let entries = load(file, max_nodes);
+    assert!(entries.len() > 100, "{file} looks truncated");
+    let next = AtomicUsize::new(0);
+    let failures: Vec<String> = thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(e) = entries.get(i) else { break };
+                        let board = Board::from_fen(&e.fen, chess960)
+                            .unwrap_or_else(|err| panic!("{file}:{}: {err}", e.line));
+                        let got = perft(&board, e.depth);
+                        if got != e.nodes {
+                            failures.push(format!(
+                                "{file}:{} {} D{}: expected {}, got {got}",
+                                e.line, e.fen, e.depth, e.nodes
+                            ));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    });
+    assert!(failures.is_empty(), "{} perft mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn standard_suite() {
+    run_suite("perft.epd", false);
+}
+
+#[test]
+fn chess960_suite() {
+    run_suite("perft960.epd", true);
+}

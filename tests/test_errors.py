@@ -1,0 +1,362 @@
+"""Every rejection: bad FENs, bad moves, empty stacks; and failed calls change nothing.
+
+The FEN contract: ``pychess_rs.Board(fen)`` accepts a FEN exactly when python-chess
+parses it and its ``status()`` has no flag other than too many pieces/pawns, an
+impossible check or too many checkers.
+"""
+
+from __future__ import annotations
+
+import pychess_rs as chess
+import pytest
+
+import chess as pychess_oracle
+
+START = chess.STARTING_FEN
+START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+
+TOLERATED_STATUS = (
+    pychess_oracle.STATUS_TOO_MANY_WHITE_PIECES
+    | pychess_oracle.STATUS_TOO_MANY_BLACK_PIECES
+    | pychess_oracle.STATUS_TOO_MANY_WHITE_PAWNS
+    | pychess_oracle.STATUS_TOO_MANY_BLACK_PAWNS
+    | pychess_oracle.STATUS_IMPOSSIBLE_CHECK
+    | pychess_oracle.STATUS_TOO_MANY_CHECKERS
+)
+
+
+def oracle_accepts(fen: str, chess960: bool = False) -> bool:
+    try:
+        board = pychess_oracle.Board(fen, chess960=chess960)
+    except ValueError:
+        return False
+    return not (board.status() & ~TOLERATED_STATUS)
+
+
+def assert_names(message: str, fen: str, field: str) -> None:
+    """The message quotes the whole FEN or the offending field."""
+    assert fen in message or repr(field) in message or f'"{field}"' in message, message
+
+
+# --- the exception types ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [chess.InvalidFenError, chess.IllegalMoveError, chess.AmbiguousMoveError, chess.InvalidMoveError],
+)
+def test_exceptions_are_value_errors(exc):
+    assert issubclass(exc, ValueError)
+
+
+def test_exception_types_are_distinct():
+    assert not issubclass(chess.InvalidFenError, chess.InvalidMoveError)
+    assert not issubclass(chess.IllegalMoveError, chess.AmbiguousMoveError)
+    assert not issubclass(chess.AmbiguousMoveError, chess.IllegalMoveError)
+    assert not issubclass(chess.InvalidMoveError, chess.IllegalMoveError)
+
+
+# --- bad FENs ------------------------------------------------------------------------------
+
+BOARD_PART = None  # the offending field is the piece-placement part
+
+# (FEN, the offending field)
+BAD_FENS = {
+    # field count
+    "extra-field": (f"{START} extra", "extra"),
+    "extra-number": (f"{START} 0", START),
+    # board part: ranks and squares
+    "rank-7-squares": ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "rank-9-squares": ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "rank-9-empty": ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "rank-7-plus-2": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN2 w KQkq - 0 1", BOARD_PART),
+    "two-digits-in-a-row": ("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "zero-digit": ("rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "empty-rank": ("rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "nine-ranks": ("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "seven-ranks": ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "one-rank": ("rnbqkbnr w KQkq - 0 1", BOARD_PART),
+    "unknown-piece": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", BOARD_PART),
+    "unicode-piece": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ♔BNR w KQkq - 0 1", BOARD_PART),
+    "tilde-first": ("4k3/8/8/8/8/8/8/~Q3K3 w - - 0 1", BOARD_PART),
+    # side to move
+    "turn-x": (f"{START_BOARD} x KQkq - 0 1", "x"),
+    "turn-W": (f"{START_BOARD} W KQkq - 0 1", "W"),
+    "turn-white": (f"{START_BOARD} white KQkq - 0 1", "white"),
+    # castling field syntax and meaning
+    "castling-garbage": (f"{START_BOARD} w KQkqX - 0 1", "KQkqX"),
+    "castling-lower-first": (f"{START_BOARD} w kQ - 0 1", "kQ"),
+    "castling-three-white": (f"{START_BOARD} w KQK - 0 1", "KQK"),
+    "castling-without-rook": ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "K"),
+    "castling-without-black-rook": ("4k3/8/8/8/8/8/8/4K2R w Kk - 0 1", "Kk"),
+    "castling-king-off-e1": ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", "K"),
+    "castling-rook-moved": ("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", "KQkq"),
+    "castling-bad-shredder-file": ("4k3/8/8/8/8/8/8/4K2R w KA - 0 1", "KA"),
+    # en passant
+    "ep-wrong-rank-for-side": (f"{START_BOARD} w KQkq e3 0 1", "e3"),
+    "ep-no-pawn-pushed": (f"{START_BOARD} w KQkq e6 0 1", "e6"),
+    "ep-not-a-square": (f"{START_BOARD} w KQkq e9 0 1", "e9"),
+    "ep-upper-case": (f"{START_BOARD} w KQkq E6 0 1", "E6"),
+    "ep-double-dash": (f"{START_BOARD} w KQkq -- 0 1", "--"),
+    # clocks
+    "halfmove-not-a-number": (f"{START_BOARD} w KQkq - x 1", "x"),
+    "halfmove-decimal": (f"{START_BOARD} w KQkq - 1.5 1", "1.5"),
+    "halfmove-negative": (f"{START_BOARD} w KQkq - -1 1", "-1"),
+    "fullmove-not-a-number": (f"{START_BOARD} w KQkq - 0 y", "y"),
+    "fullmove-negative": (f"{START_BOARD} w KQkq - 0 -3", "-3"),
+    # kings
+    "no-black-king": ("8/8/8/8/8/8/8/4K3 w - - 0 1", "8/8/8/8/8/8/8/4K3"),
+    "no-white-king": ("4k3/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/8"),
+    "empty-board": ("8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8"),
+    "two-white-kings": ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "4k3/8/8/8/8/8/8/3KK3"),
+    "two-black-kings": ("3kk3/8/8/8/8/8/8/4K3 w - - 0 1", "3kk3/8/8/8/8/8/8/4K3"),
+    # position
+    "side-not-to-move-in-check": ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "4k3/8/8/8/8/8/8/4R1K1"),
+    "black-not-to-move-in-check": ("4k3/8/8/8/8/8/8/4r1K1 b - - 0 1", "4k3/8/8/8/8/8/8/4r1K1"),
+    "white-pawn-on-rank-8": ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", "4k2P/8/8/8/8/8/8/4K3"),
+    "black-pawn-on-rank-1": ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "4k3/8/8/8/8/8/8/p3K3"),
+    # nothing at all
+    "empty-string": ("", ""),
+    "only-spaces": ("   ", ""),
+    "garbage": ("hello world", "hello"),
+    "very-long": ("8/" * 2000 + "8 w - - 0 1", BOARD_PART),
+}
+
+
+@pytest.mark.parametrize(("fen", "field"), list(BAD_FENS.values()), ids=list(BAD_FENS))
+def test_bad_fen_is_rejected(fen, field):
+    assert not oracle_accepts(fen), "the case list agrees with the python-chess contract"
+    with pytest.raises(chess.InvalidFenError) as info:
+        chess.Board(fen)
+    assert isinstance(info.value, ValueError)
+    if fen.strip():
+        if field is BOARD_PART:
+            field = fen.split()[0]
+        assert_names(str(info.value), fen.strip(), field)
+
+
+@pytest.mark.parametrize(("fen", "field"), list(BAD_FENS.values()), ids=list(BAD_FENS))
+def test_failed_set_fen_changes_nothing(fen, field):
+    board = chess.Board()
+    board.push_san("e4")
+    before = board.fen()
+    with pytest.raises(chess.InvalidFenError):
+        board.set_fen(fen)
+    assert board.fen() == before
+    assert board.move_stack == [chess.Move.from_uci("e2e4")]
+    assert board.pop() == chess.Move.from_uci("e2e4")
+    assert board.fen() == START
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",  # no rook for the right
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgbA - 0 1",  # syntax
+        "rk6/8/8/8/8/8/8/RK6 w B - 0 1",  # the right names the king's own file
+    ],
+)
+def test_bad_chess960_fen_is_rejected(fen):
+    assert not oracle_accepts(fen, chess960=True)
+    with pytest.raises(chess.InvalidFenError):
+        chess.Board(fen, chess960=True)
+
+
+def test_shredder_castling_must_be_valid_in_standard_mode():
+    fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"
+    assert oracle_accepts(fen, chess960=True)
+    assert not oracle_accepts(fen, chess960=False)
+    chess.Board(fen, chess960=True)
+    with pytest.raises(chess.InvalidFenError):
+        chess.Board(fen)
+
+
+def test_bad_epd_is_rejected():
+    with pytest.raises(chess.InvalidFenError):
+        chess.Board.from_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -")
+    with pytest.raises(chess.InvalidFenError):
+        chess.Board.from_epd("4k3/8/8/8/8/8/8/8 w - -")
+
+
+# --- the FEN contract ------------------------------------------------------------------------
+
+# (FEN, python-chess's verdict under the contract). Every row is also checked against
+# python-chess itself, so the expectation cannot drift from the oracle.
+CONTRACT = [
+    # fewer fields than six are completed with defaults
+    (START_BOARD, True),
+    (f"{START_BOARD} b", True),
+    (f"{START_BOARD} w KQkq", True),
+    (f"{START_BOARD} w KQkq -", True),
+    (f"{START_BOARD} w KQkq - 7", True),
+    # any whitespace between and around fields
+    (f"  {START_BOARD}   w KQkq -  0 1 ", True),
+    (f"{START_BOARD}\tw\tKQkq\t-\t0\t1", True),
+    # clocks
+    (f"{START_BOARD} w KQkq - 0 0", True),  # fullmove 0 is read as 1
+    (f"{START_BOARD} w KQkq - 500 1", True),
+    (f"{START_BOARD} w KQkq - 0 -1", False),
+    (f"{START_BOARD} w KQkq - -1 1", False),
+    # castling: order, duplicates, Shredder letters in standard chess, impossible rights
+    (f"{START_BOARD} w qk - 0 1", True),
+    (f"{START_BOARD} w Qk - 0 1", True),
+    (f"{START_BOARD} w KK - 0 1", True),
+    (f"{START_BOARD} w HAha - 0 1", True),
+    (f"{START_BOARD} w kQ - 0 1", False),
+    (f"{START_BOARD} w K-q - 0 1", False),
+    ("4k2r/6K1/8/8/8/8/8/8 w k - 0 1", True),
+    ("r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1", True),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", True),
+    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", False),
+    # en passant: valid square without a capturer is accepted (and not written back)
+    ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", True),
+    ("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", True),
+    (f"{START_BOARD} w KQkq e3 0 1", False),
+    (f"{START_BOARD} b KQkq e3 0 1", False),
+    ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", False),
+    ("rnbqkbnr/pppppppp/8/8/4P3/4P3/PPP2PPP/RNBQKBNR b KQkq e3 0 1", False),
+    # material no game reaches, but the rules still define
+    ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", True),  # nine white pawns
+    ("rnbqkbnr/pppppppp/p7/8/8/8/8/4K3 b kq - 0 1", True),  # nine black pawns
+    ("4k3/8/8/8/8/7N/PPPPPPPP/NNNNKNNN w - - 0 1", True),  # seventeen white pieces
+    ("4k3/8/8/8/8/8/PPPPPPPP/PPPPK3 w - - 0 1", False),  # pawns on the back rank
+    # checks
+    ("R3k2R/8/8/8/8/8/8/4K3 b - - 0 1", True),  # impossible double check
+    ("R3k2R/8/8/8/8/8/8/4R1K1 b - - 0 1", True),  # triple check
+    ("4k3/2N3N1/8/8/8/8/8/4K3 b - - 0 1", True),
+    ("8/8/8/8/4pP2/8/8/k5RK b - f3 0 1", True),  # check the last double step cannot explain
+    ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", False),
+    # crazyhouse-style promoted marker after a piece
+    ("4k3/8/8/8/8/8/8/Q~3K3 w - - 0 1", True),
+    ("4k3/8/8/8/8/8/8/~Q3K3 w - - 0 1", False),
+]
+
+
+@pytest.mark.parametrize(("fen", "accepted"), CONTRACT)
+def test_fen_contract(fen, accepted):
+    assert oracle_accepts(fen) == accepted, "python-chess disagrees with the table"
+    if accepted:
+        board = chess.Board(fen)
+        oracle = pychess_oracle.Board(fen)
+        assert board.fen() == oracle.fen()
+        assert {m.uci() for m in board.legal_moves} == {m.uci() for m in oracle.legal_moves}
+    else:
+        with pytest.raises(chess.InvalidFenError):
+            chess.Board(fen)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1",
+        "rkr5/8/8/8/8/8/8/RKR5 w CAca - 0 1",
+        "rkr5/8/8/8/8/8/8/RKR5 w KQkq - 0 1",
+        START,
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        "rk6/8/8/8/8/8/8/RK6 w A - 0 1",
+    ],
+)
+def test_fen_contract_chess960(fen):
+    accepted = oracle_accepts(fen, chess960=True)
+    if accepted:
+        board = chess.Board(fen, chess960=True)
+        assert board.fen() == pychess_oracle.Board(fen, chess960=True).fen()
+    else:
+        with pytest.raises(chess.InvalidFenError):
+            chess.Board(fen, chess960=True)
+
+
+# --- bad moves -----------------------------------------------------------------------------------
+
+
+def test_push_of_an_illegal_move_raises_and_changes_nothing():
+    board = chess.Board()
+    board.push_san("e4")
+    before, stack, key = board.fen(), board.move_stack, board.zobrist_hash()
+    for uci in ["e2e4", "e4e5", "d7d3", "e8e7", "a7a8q"]:
+        with pytest.raises(chess.IllegalMoveError):
+            board.push(chess.Move.from_uci(uci))
+        assert board.fen() == before
+        assert board.move_stack == stack
+        assert board.zobrist_hash() == key
+
+
+def test_push_uci_errors_change_nothing():
+    board = chess.Board()
+    with pytest.raises(chess.IllegalMoveError) as info:
+        board.push_uci("e2e5")
+    assert "e2e5" in str(info.value)
+    with pytest.raises(chess.InvalidMoveError) as info:
+        board.push_uci("e2e")
+    assert "e2e" in str(info.value)
+    assert board.fen() == START
+    assert board.move_stack == []
+
+
+def test_push_san_errors_change_nothing():
+    board = chess.Board("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
+    before = board.fen()
+    for san, exc in [
+        ("Nd2", chess.AmbiguousMoveError),
+        ("Nd4", chess.IllegalMoveError),
+        ("Nd9", chess.InvalidMoveError),
+        ("", chess.InvalidMoveError),
+    ]:
+        with pytest.raises(exc):
+            board.push_san(san)
+        assert board.fen() == before
+        assert board.move_stack == []
+
+
+def test_move_errors_are_value_errors_with_the_input_in_the_message():
+    board = chess.Board()
+    for call, text in [
+        (lambda: board.parse_uci("e2e5"), "e2e5"),
+        (lambda: board.parse_san("Ke2"), "Ke2"),
+        (lambda: board.parse_san("Zz9"), "Zz9"),
+        (lambda: chess.Move.from_uci("zz99"), "zz99"),
+    ]:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert text in str(info.value)
+
+
+def test_illegal_uci_message_names_the_position():
+    # python-chess style: "illegal uci: 'e2e5' in <fen>"
+    with pytest.raises(chess.IllegalMoveError) as info:
+        chess.Board().parse_uci("e2e5")
+    assert START in str(info.value)
+
+
+def test_pop_and_peek_on_an_empty_stack_raise_index_error():
+    board = chess.Board()
+    with pytest.raises(IndexError):
+        board.pop()
+    with pytest.raises(IndexError):
+        board.peek()
+    board.push_san("e4")
+    board.pop()
+    with pytest.raises(IndexError):
+        board.pop()
+    assert board.fen() == START
+
+
+def test_set_fen_after_moves_then_pop_raises():
+    board = chess.Board()
+    board.push_san("e4")
+    board.set_fen(START)
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+def test_errors_leave_the_board_usable():
+    board = chess.Board()
+    for bad in ["", "garbage", "8/8/8/8/8/8/8/8 w - - 0 1"]:
+        with pytest.raises(chess.InvalidFenError):
+            board.set_fen(bad)
+    with pytest.raises(chess.IllegalMoveError):
+        board.push_uci("e2e5")
+    board.push_san("e4")
+    assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert board.legal_moves.count() == 20
