@@ -11,10 +11,10 @@ and every square, UCI and SAN string is mirrored the same way (rank r becomes 9 
 
 from __future__ import annotations
 
-import pychess_rs as chess
+import chess as pychess_oracle
 import pytest
 
-import chess as pychess_oracle
+import pychess_rs as chess
 
 _RANK_MIRROR = str.maketrans("12345678", "87654321")
 
@@ -69,6 +69,15 @@ class Side:
         if self.color:
             return chess.Piece.from_symbol(symbol)
         return chess.Piece.from_symbol(symbol.swapcase())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # On a failing property test, hypothesis imports libcst to print a patch, and that
+    # import warns (mypy_extensions.TypedDict). Under ``filterwarnings = error`` the
+    # warning would hide the real failure behind an INTERNALERROR.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning"
+    )
 
 
 @pytest.fixture(params=[True, False], ids=["white", "black"])

@@ -11,11 +11,11 @@ import pickle
 import threading
 from pathlib import Path
 
-import pychess_rs as chess
-import pytest
-
 import chess as pychess_oracle
 import chess.polyglot as oracle_polyglot
+import pytest
+
+import pychess_rs as chess
 
 DATA = Path(__file__).parent / "data"
 
@@ -46,7 +46,7 @@ def uci_set(moves) -> set[str]:
     return {m.uci() for m in moves}
 
 
-# --- construction and FEN -----------------------------------------------------
+# --- construction and FEN -----------------------------------------------------------------
 
 
 def test_default_board_is_the_starting_position():
@@ -161,7 +161,7 @@ def test_epd_with_operations():
     )
 
 
-# --- the move stack -----------------------------------------------------------
+# --- the move stack -----------------------------------------------------------------------
 
 
 def test_push_pop_peek_and_move_stack():
@@ -183,7 +183,7 @@ def test_push_pop_peek_and_move_stack():
     assert board.ply() == 0
 
 
-def test_move_stack_is_a_snapshot_list():
+def test_move_stack_is_a_list_of_moves():
     board = chess.Board()
     board.push_san("e4")
     stack = board.move_stack
@@ -265,7 +265,7 @@ def test_clear_stack_keeps_the_position():
         board.pop()
 
 
-# --- queries --------------------------------------------------------------------
+# --- queries ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fen", TRICKY_FENS)
@@ -316,7 +316,13 @@ def test_pin_and_checkers():
     board = chess.Board("4k3/4r3/8/8/1b6/8/3N4/4K3 w - - 0 1")
     # The d2 knight is pinned by the b4 bishop; the pin ray is the whole a5-e1 diagonal.
     assert board.is_pinned(chess.WHITE, chess.D2)
-    assert set(board.pin(chess.WHITE, chess.D2)) == {chess.E1, chess.D2, chess.C3, chess.B4, chess.A5}
+    assert set(board.pin(chess.WHITE, chess.D2)) == {
+        chess.E1,
+        chess.D2,
+        chess.C3,
+        chess.B4,
+        chess.A5,
+    }
     assert not board.is_pinned(chess.WHITE, chess.E1)
     assert board.pin(chess.WHITE, chess.E1) == pychess_oracle.BB_ALL
     # The e7 rook gives check.
@@ -326,7 +332,7 @@ def test_pin_and_checkers():
     assert not board.is_attacked_by(chess.BLACK, chess.F1)
 
 
-# --- legal move views -----------------------------------------------------------
+# --- legal move views ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fen", TRICKY_FENS)
@@ -418,7 +424,7 @@ def test_standard_castling_accepts_king_takes_rook_like_python_chess():
     assert board.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
 
 
-# --- move classification ----------------------------------------------------------
+# --- move classification ------------------------------------------------------------------
 
 
 EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -497,7 +503,7 @@ def test_castling_rights_bitmask_follows_the_game():
     assert board.castling_rights == pychess_oracle.Board(KIWIPETE).castling_rights
 
 
-# --- Zobrist hash (Polyglot keys) ---------------------------------------------------
+# --- Zobrist hash (Polyglot keys) ---------------------------------------------------------
 
 # Reference keys from the Polyglot book format specification.
 POLYGLOT_KEYS = [
@@ -550,7 +556,7 @@ def test_zobrist_hash_restored_by_pop():
     assert board.zobrist_hash() == start
 
 
-# --- mirror, diagrams, equality ---------------------------------------------------------
+# --- mirror, diagrams, equality -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("fen", [*TRICKY_FENS, EP_FEN])
@@ -705,7 +711,7 @@ def test_piece_pickle():
     assert pickle.loads(pickle.dumps(piece)) == piece
 
 
-# --- python-chess conversion --------------------------------------------------------------------
+# --- python-chess conversion --------------------------------------------------------------
 
 
 def test_from_python_chess_keeps_position_and_stack():
@@ -752,7 +758,7 @@ def test_python_chess_round_trip_chess960():
     assert back.move_stack == board.move_stack
 
 
-# --- Chess960 --------------------------------------------------------------------------------------
+# --- Chess960 -----------------------------------------------------------------------------
 
 C960 = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"
 
@@ -817,7 +823,7 @@ def test_standard_castling_in_chess960_mode_is_king_takes_rook():
     assert castles == {"e1h1", "e1a1"}
 
 
-# --- perft --------------------------------------------------------------------------------------
+# --- perft --------------------------------------------------------------------------------
 
 PERFT_NODE_CAP = 20_000
 

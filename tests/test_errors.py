@@ -7,10 +7,10 @@ impossible check or too many checkers.
 
 from __future__ import annotations
 
-import pychess_rs as chess
+import chess as pychess_oracle
 import pytest
 
-import chess as pychess_oracle
+import pychess_rs as chess
 
 START = chess.STARTING_FEN
 START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -35,7 +35,9 @@ def oracle_accepts(fen: str, chess960: bool = False) -> bool:
 
 def assert_names(message: str, fen: str, field: str) -> None:
     """The message quotes the whole FEN or the offending field."""
-    assert fen in message or repr(field) in message or f'"{field}"' in message, message
+    quoted = fen in message or repr(field) in message or f'"{field}"' in message
+    # Very long input may be shortened in the message to its first 40 characters.
+    assert quoted or (len(field) > 80 and field[:40] in message), message
 
 
 # --- the exception types ------------------------------------------------------------------
@@ -43,7 +45,12 @@ def assert_names(message: str, fen: str, field: str) -> None:
 
 @pytest.mark.parametrize(
     "exc",
-    [chess.InvalidFenError, chess.IllegalMoveError, chess.AmbiguousMoveError, chess.InvalidMoveError],
+    [
+        chess.InvalidFenError,
+        chess.IllegalMoveError,
+        chess.AmbiguousMoveError,
+        chess.InvalidMoveError,
+    ],
 )
 def test_exceptions_are_value_errors(exc):
     assert issubclass(exc, ValueError)
@@ -56,7 +63,7 @@ def test_exception_types_are_distinct():
     assert not issubclass(chess.InvalidMoveError, chess.IllegalMoveError)
 
 
-# --- bad FENs ------------------------------------------------------------------------------
+# --- bad FENs -----------------------------------------------------------------------------
 
 BOARD_PART = None  # the offending field is the piece-placement part
 
@@ -70,7 +77,10 @@ BAD_FENS = {
     "rank-9-squares": ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
     "rank-9-empty": ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
     "rank-7-plus-2": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN2 w KQkq - 0 1", BOARD_PART),
-    "two-digits-in-a-row": ("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
+    "two-digits-in-a-row": (
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        BOARD_PART,
+    ),
     "zero-digit": ("rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
     "empty-rank": ("rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
     "nine-ranks": ("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", BOARD_PART),
@@ -178,7 +188,7 @@ def test_bad_epd_is_rejected():
         chess.Board.from_epd("4k3/8/8/8/8/8/8/8 w - -")
 
 
-# --- the FEN contract ------------------------------------------------------------------------
+# --- the FEN contract ---------------------------------------------------------------------
 
 # (FEN, python-chess's verdict under the contract). Every row is also checked against
 # python-chess itself, so the expectation cannot drift from the oracle.
@@ -267,7 +277,7 @@ def test_fen_contract_chess960(fen):
             chess.Board(fen, chess960=True)
 
 
-# --- bad moves -----------------------------------------------------------------------------------
+# --- bad moves ----------------------------------------------------------------------------
 
 
 def test_push_of_an_illegal_move_raises_and_changes_nothing():

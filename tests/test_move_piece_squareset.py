@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pychess_rs as chess
+import chess as pychess_oracle
 import pytest
 
-import chess as pychess_oracle
+import pychess_rs as chess
 
-# --- Move -------------------------------------------------------------------
+# --- Move ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_move_agrees_with_python_chess(uci):
     assert bool(ours) == bool(theirs)
 
 
-# --- Piece ------------------------------------------------------------------
+# --- Piece --------------------------------------------------------------------------------
 
 PIECE_TABLE = [
     ("P", chess.PAWN, chess.WHITE, "♙"),
@@ -138,7 +138,7 @@ def test_piece_from_symbol_rejects_garbage(bad):
         chess.Piece.from_symbol(bad)
 
 
-# --- SquareSet --------------------------------------------------------------
+# --- SquareSet ----------------------------------------------------------------------------
 
 
 def test_squareset_behaves_like_a_set_of_squares():
@@ -173,7 +173,7 @@ def test_squareset_matches_python_chess():
             assert int(ours.attackers(color, sq)) == int(theirs.attackers(color, sq))
 
 
-# --- constants and helpers ----------------------------------------------------
+# --- constants and helpers ----------------------------------------------------------------
 
 
 def test_colour_and_piece_type_constants():

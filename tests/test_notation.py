@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pychess_rs as chess
+import chess as pychess_oracle
 import pytest
 
-import chess as pychess_oracle
+import pychess_rs as chess
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -34,7 +34,7 @@ NOTATION_FENS = [
 ]
 
 
-# --- writing ------------------------------------------------------------------------
+# --- writing ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fen", NOTATION_FENS)
@@ -80,8 +80,12 @@ def test_san_lan_uci_parse_back_to_the_same_move(fen):
         (THREE_QUEENS, "e4e1", "Qee1", "Qe4-e1"),
         # A pinned knight does not count for disambiguation.
         (PINNED_KNIGHT, "g1e2", "Ne2", "Ng1-e2"),
-        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7", "Qxf7#",
-         "Qh5xf7#"),
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "h5f7",
+            "Qxf7#",
+            "Qh5xf7#",
+        ),
         (KIWIPETE, "e2a6", "Bxa6", "Be2xa6"),
         (KIWIPETE, "d5e6", "dxe6", "d5xe6"),
     ],
@@ -291,8 +295,26 @@ def test_parse_san_rejects_illegal(fen, text):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "garbage", "e9", "i4", "Pe4", "E4", "nf3", "e4!", "Nf3?", "e4 ", " e4", "o-o", "O-O-O-O",
-     "e8=P", "Nf3x", "N", "x", "exf6e.p."],
+    [
+        "",
+        "garbage",
+        "e9",
+        "i4",
+        "Pe4",
+        "E4",
+        "nf3",
+        "e4!",
+        "Nf3?",
+        "e4 ",
+        " e4",
+        "o-o",
+        "O-O-O-O",
+        "e8=P",
+        "Nf3x",
+        "N",
+        "x",
+        "exf6e.p.",
+    ],
 )
 def test_parse_san_rejects_garbage_as_invalid(text):
     with pytest.raises(pychess_oracle.InvalidMoveError):
@@ -307,7 +329,7 @@ def test_parse_san_rejects_garbage_as_invalid(text):
     assert board.fen() == chess.STARTING_FEN
 
 
-# --- UCI ------------------------------------------------------------------------------
+# --- UCI ----------------------------------------------------------------------------------
 
 
 def test_parse_uci_and_push_uci():

@@ -713,18 +713,15 @@ class Stockfish:
         self.send("isready")
         self.read_until("readyok")
 
-    def perft(self, fen: str, depth: int) -> Callable[[], int]:
-        def run() -> int:
-            self.send(f"position fen {fen}")
-            self.sync()
-            start = time.perf_counter()
-            self.send(f"go perft {depth}")
-            last = self.read_until("Nodes searched:")[-1]
-            elapsed = time.perf_counter() - start
-            run.elapsed = elapsed  # type: ignore[attr-defined]
-            return int(last.split(":")[1])
-
-        return run
+    def perft(self, fen: str, depth: int) -> tuple[int, float]:
+        """``go perft depth`` on ``fen``: (nodes, seconds from the command to the total)."""
+        self.send(f"position fen {fen}")
+        self.sync()
+        start = time.perf_counter()
+        self.send(f"go perft {depth}")
+        last = self.read_until("Nodes searched:")[-1]
+        elapsed = time.perf_counter() - start
+        return int(last.split(":")[1]), elapsed
 
     def close(self) -> None:
         try:
@@ -779,11 +776,9 @@ def bench_native_perft(
             if stockfish is None:
                 sf_row.note = sf_note
             else:
-                run = stockfish.perft(fen, depth)
                 best: float | None = None
                 for i in range(repeat):
-                    result = run()
-                    elapsed = run.elapsed  # type: ignore[attr-defined]
+                    result, elapsed = stockfish.perft(fen, depth)
                     if result != nodes:
                         sf_row.note = f"wrong result (got {result}, expected {nodes})"
                         best = None

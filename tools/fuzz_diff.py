@@ -94,7 +94,7 @@ ACCEPTANCE_ERROR = "fen_error_type"
 ITEMS_PER_GAME = {"startpos": 1, "chess960": 1, "rare": 1, "placement": 10, "mutated": 50}
 
 MAX_PLIES = {"startpos": 300, "chess960": 300}
-RARE_PLANS = ("repeat", "en_passant", "promote", "rook_hunt", "shuffle")
+RARE_PLANS = ("repeat", "shuffle", "en_passant", "promote", "rook_hunt")
 CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 
 
@@ -709,7 +709,7 @@ def _rare_weight(pb: chess.Board, move: chess.Move, plan: str) -> float:
     piece = pb.piece_type_at(move.from_square)
     zeroing = pb.is_zeroing(move)
     if plan == "shuffle":  # no capture, no pawn move: the 50/75-move rules
-        return 1 if zeroing else 60
+        return 1 if zeroing else 200
     if plan == "promote":
         if move.promotion:
             return 80  # each promotion piece is its own move: underpromotions 3 times in 4
@@ -733,9 +733,10 @@ def _rare_weight(pb: chess.Board, move: chess.Move, plan: str) -> float:
             if to_rank == (4 if pb.turn == chess.WHITE else 3):
                 return 30  # a pawn on its fifth rank, waiting for a double step beside it
             return 2 if pb.is_capture(move) else 6
-        if piece in (chess.ROOK, chess.QUEEN, chess.KING) and chess.square_rank(
-            move.to_square
-        ) in (3, 4):
+        if piece in (chess.ROOK, chess.QUEEN, chess.KING) and chess.square_rank(move.to_square) in (
+            3,
+            4,
+        ):
             return 6  # sliders and kings on the capture ranks: ep pins and discovered checks
         return 1
     if plan == "rook_hunt":  # castling rights lost by rook captures (and rook/king moves)

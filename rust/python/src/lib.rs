@@ -1,1 +1,27 @@
+//! The `pychess_rs._core` extension module: registration only. Each class lives in its own
+//! module and wraps `pychess-core`; no chess logic here.
 
+mod board;
+mod errors;
+mod moves;
+mod piece;
+mod squareset;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<board::Board>()?;
+    m.add_class::<board::LegalMoveGenerator>()?;
+    m.add_class::<board::PseudoLegalMoveGenerator>()?;
+    m.add_class::<moves::Move>()?;
+    m.add_class::<piece::Piece>()?;
+    m.add_class::<squareset::SquareSet>()?;
+    m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
+    m.add("InvalidMoveError", py.get_type::<errors::InvalidMoveError>())?;
+    m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
+    m.add("AmbiguousMoveError", py.get_type::<errors::AmbiguousMoveError>())?;
+    Ok(())
+}

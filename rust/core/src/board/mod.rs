@@ -6,6 +6,7 @@
 //! not to move not in check), because the only ways to get one are `Board::default`,
 //! [`Board::from_setup`] (which validates) and playing legal moves.
 
+mod classify;
 mod make;
 mod movegen;
 mod polyglot_keys;
@@ -196,20 +197,17 @@ impl Board {
         }
     }
 
-    /// The line along which the piece on `sq` is pinned to its king, or `Bitboard::FULL`
-    /// when it is not pinned (python-chess's `pin`).
+    /// The line along which `sq` is pinned to `color`'s king, or `Bitboard::FULL` when it
+    /// is not (python-chess's `pin`: the square need not hold a piece of `color`).
     pub fn pin_mask(&self, color: Color, sq: Square) -> Bitboard {
         let Some(king) = self.pieces(color, Role::King).first() else {
             return Bitboard::FULL;
         };
-        if !self.by_color(color).contains(sq) {
-            return Bitboard::FULL;
-        }
         let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.rook_like())
             | (attacks::bishop(king, Bitboard::EMPTY) & self.bishop_like());
+        let target = Bitboard::from_square(sq);
         for sniper in snipers & self.by_color(!color) {
-            let between = attacks::between(sniper, king) & self.occupied();
-            if between == Bitboard::from_square(sq) {
+            if attacks::between(sniper, king) & (self.occupied() | target) == target {
                 return attacks::line(king, sniper);
             }
         }

@@ -113,6 +113,14 @@ impl Board {
             .find(|&m| self.matches(m, uci))
     }
 
+    /// The pseudo-legal move `uci` stands for, if any (python-chess's `is_pseudo_legal`).
+    pub fn find_pseudo_legal(&self, uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
+        self.pseudo_legal_moves().iter().copied().find(|&m| self.matches(m, uci))
+    }
+
     /// python-chess's `_to_chess960`: `e1g1`/`e1c1` (and the black ones) with a king on e1
     /// mean castling even in Chess960 mode, unless a rook stands on the target.
     pub fn normalize_castling(&self, uci: UciMove) -> UciMove {

@@ -1,0 +1,136 @@
+//! `Move`: from-square, to-square and promotion, as in python-chess.
+//!
+//! Move objects are immutable, so each distinct move is created once and shared: the
+//! `intern` table makes listing legal moves and popping cost a reference-count bump
+//! instead of an allocation, which is most of the per-move cost seen from Python.
+
+use crate::errors::move_error;
+use pychess_core::{Role, Square, UciMove};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::OnceLock;
+
+/// A move from a square to a square, possibly promoting (python-chess's ``Move``).
+#[pyclass(module = "pychess_rs", name = "Move", frozen)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub(crate) uci: UciMove,
+}
+
+const PROMOTION_SLOTS: usize = 7;
+const TABLE_SIZE: usize = 64 * 64 * PROMOTION_SLOTS;
+
+fn table() -> &'static [OnceLock<Py<Move>>] {
+    static TABLE: OnceLock<Box<[OnceLock<Py<Move>>]>> = OnceLock::new();
+    TABLE.get_or_init(|| (0..TABLE_SIZE).map(|_| OnceLock::new()).collect())
+}
+
+/// The shared Python object for `uci`.
+pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
+    let promotion = uci.promotion.map_or(0, |r| r as usize);
+    let index = (uci.from.index() * 64 + uci.to.index()) * PROMOTION_SLOTS + promotion;
+    table()[index]
+        .get_or_init(|| Py::new(py, Move { uci }).expect("allocating a Move"))
+        .clone_ref(py)
+}
+
+fn square_arg(value: u32, what: &str) -> PyResult<Square> {
+    Square::try_new(value).ok_or_else(|| PyValueError::new_err(format!("{what} out of range: {value}")))
+}
+
+#[pymethods]
+impl Move {
+    #[new]
+    #[pyo3(signature = (from_square, to_square, promotion = None, drop = None))]
+    fn new(from_square: u32, to_square: u32, promotion: Option<u8>, drop: Option<u8>) -> PyResult<Move> {
+        if drop.is_some() {
+            return Err(PyValueError::new_err("drops are not supported (no variants)"));
+        }
+        let promotion = match promotion {
+            Some(p) => Some(Role::from_number(p).ok_or_else(|| PyValueError::new_err(format!("invalid promotion: {p}")))?),
+            None => None,
+        };
+        Ok(Move {
+            uci: UciMove {
+                from: square_arg(from_square, "from_square")?,
+                to: square_arg(to_square, "to_square")?,
+                promotion,
+            },
+        })
+    }
+
+    /// Parses ``e2e4``, ``e7e8q`` or ``0000``.
+    ///
+    /// :raises: :exc:`InvalidMoveError` if the text is not UCI.
+    #[staticmethod]
+    fn from_uci(py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+        let parsed = UciMove::parse(uci).map_err(move_error)?;
+        Ok(intern(py, parsed))
+    }
+
+    /// The null move, ``0000``.
+    #[staticmethod]
+    fn null(py: Python<'_>) -> Py<Move> {
+        intern(py, UciMove::NULL)
+    }
+
+    #[getter]
+    fn from_square(&self) -> usize {
+        self.uci.from.index()
+    }
+
+    #[getter]
+    fn to_square(&self) -> usize {
+        self.uci.to.index()
+    }
+
+    #[getter]
+    fn promotion(&self) -> Option<u8> {
+        self.uci.promotion.map(|r| r as u8)
+    }
+
+    /// Always ``None``: no drops in standard chess.
+    #[getter]
+    fn drop(&self) -> Option<u8> {
+        None
+    }
+
+    /// The UCI text of the move.
+    fn uci(&self) -> String {
+        self.uci.to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.uci.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_uci('{}')", self.uci)
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.uci.is_null()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.downcast::<Move>().is_ok_and(|o| o.get().uci == self.uci)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let promotion = self.uci.promotion.map_or(0, |r| r as u64);
+        ((self.uci.from.index() as u64) << 9) | ((self.uci.to.index() as u64) << 3) | promotion
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String,))> {
+        let from_uci = py.get_type::<Move>().getattr("from_uci")?.unbind();
+        Ok((from_uci, (self.uci.to_string(),)))
+    }
+
+    fn __copy__(slf: Py<Move>) -> Py<Move> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Move>, _memo: &Bound<'_, PyAny>) -> Py<Move> {
+        slf
+    }
+}
