@@ -22,7 +22,7 @@ mod perft;
 mod types;
 
 pub use board::{Board, MoveList, PositionError, Setup};
-pub use error::{FenError, FenErrorKind, MoveError};
+pub use error::{py_repr, FenError, FenErrorKind, MoveError};
 pub use game::Game;
 pub use notation::{parse_fen, EpMode, San, UciMove};
 pub use outcome::{Outcome, Termination};

@@ -6,6 +6,7 @@ use crate::moves::{intern, Move};
 use crate::piece::Piece;
 use crate::squareset::SquareSet;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
+use pychess_core::notation::uci::is_drop;
 use pychess_core::{
     perft, perft_divide, Bitboard, Board as CoreBoard, Color, EpMode, Game, Move as CoreMove, MoveError,
     Role, Setup, Square, UciMove,
@@ -40,8 +41,19 @@ fn ep_mode(en_passant: &str) -> PyResult<EpMode> {
 fn epd_error(e: EpdError) -> PyErr {
     match e {
         EpdError::Fen(f) => fen_error(f),
-        EpdError::Operation(why) => InvalidFenError::new_err(format!("invalid epd: {why}")),
+        e @ EpdError::Operation(..) => InvalidFenError::new_err(e.to_string()),
     }
+}
+
+/// A UCI string given to a board: drops (`N@e4`) are illegal here, not malformed.
+fn parse_board_uci(text: &str, board: &CoreBoard) -> PyResult<UciMove> {
+    UciMove::parse(text).map_err(|e| {
+        if is_drop(text) {
+            move_error(MoveError::Illegal { text: text.to_string(), fen: board.fen() })
+        } else {
+            move_error(e)
+        }
+    })
 }
 
 fn uci_of(m: &Bound<'_, PyAny>) -> PyResult<UciMove> {
@@ -458,7 +470,7 @@ impl Board {
     ///
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
-        let parsed = UciMove::parse(uci).map_err(move_error)?;
+        let parsed = parse_board_uci(uci, self.board())?;
         let m = self.resolve(parsed).map_err(move_error)?;
         let shown = self.py_move(py, m);
         self.game.play(m);
@@ -479,7 +491,7 @@ impl Board {
     ///
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn parse_uci(&self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
-        let parsed = UciMove::parse(uci).map_err(move_error)?;
+        let parsed = parse_board_uci(uci, self.board())?;
         let m = self.resolve(parsed).map_err(move_error)?;
         Ok(self.py_move(py, m))
     }

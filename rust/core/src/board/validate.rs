@@ -22,9 +22,9 @@ pub struct Setup {
     /// The en-passant square as written.
     pub ep_square: Option<Square>,
     /// Plies since the last capture or pawn move.
-    pub halfmove_clock: u32,
+    pub halfmove_clock: u64,
     /// The move number (at least 1).
-    pub fullmove_number: u32,
+    pub fullmove_number: u64,
 }
 
 impl Setup {
@@ -135,8 +135,9 @@ impl Board {
             turn: setup.turn,
             castling: Bitboard::EMPTY,
             ep_square: None,
-            halfmove_clock: setup.halfmove_clock,
-            fullmove_number: setup.fullmove_number.max(1),
+            // Clocks beyond 31 bits are refused by the FEN reader; clamp for other callers.
+            halfmove_clock: setup.halfmove_clock.min(i32::MAX as u64) as u32,
+            fullmove_number: setup.fullmove_number.clamp(1, i32::MAX as u64) as u32,
             chess960,
             piece_key: 0,
         };
@@ -235,8 +236,8 @@ impl Board {
         setup.turn = self.turn;
         setup.castling = self.castling;
         setup.ep_square = self.ep_square;
-        setup.halfmove_clock = self.halfmove_clock;
-        setup.fullmove_number = self.fullmove_number;
+        setup.halfmove_clock = u64::from(self.halfmove_clock);
+        setup.fullmove_number = u64::from(self.fullmove_number);
         setup
     }
 }

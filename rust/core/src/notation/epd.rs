@@ -6,7 +6,7 @@
 //! resolve in the position, and an opcode with no operand is `None`.
 
 use crate::board::Board;
-use crate::error::{FenError, FenErrorKind, MoveError};
+use crate::error::{FenError, MoveError};
 use crate::notation::fen::is_py_whitespace;
 use crate::types::Move;
 
@@ -32,170 +32,248 @@ pub enum Operand {
 pub enum EpdError {
     /// The position part is not a valid FEN.
     Fen(FenError),
-    /// An operation is malformed or names an illegal move.
-    Operation(String),
+    /// An operation is malformed or names an illegal move: the EPD and the reason.
+    Operation(String, String),
 }
 
 impl std::fmt::Display for EpdError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EpdError::Fen(e) => write!(f, "{e}"),
-            EpdError::Operation(why) => write!(f, "invalid epd operation: {why}"),
+            EpdError::Operation(epd, why) => write!(f, "invalid epd {}: {why}", crate::error::py_repr(epd)),
         }
     }
 }
 
 impl std::error::Error for EpdError {}
 
-/// Splits off the first four whitespace-separated fields and returns them and the rest.
-fn split_position(epd: &str) -> (Vec<&str>, &str) {
+/// Python's `str.split(None, 4)`: at most five fields, the last one the untouched rest.
+fn split_fields(text: &str) -> Vec<&str> {
     let mut fields = Vec::new();
-    let mut rest = epd.trim_start_matches(is_py_whitespace);
-    while fields.len() < 4 && !rest.is_empty() {
+    let mut rest = text.trim_start_matches(is_py_whitespace);
+    while !rest.is_empty() {
+        if fields.len() == 4 {
+            fields.push(rest);
+            break;
+        }
         let end = rest.find(is_py_whitespace).unwrap_or(rest.len());
         fields.push(&rest[..end]);
         rest = rest[end..].trim_start_matches(is_py_whitespace);
     }
-    (fields, rest)
+    fields
 }
 
-/// Reads the operations text into (opcode, raw operand tokens, quoted?) triples.
-fn tokenize_operations(text: &str) -> Result<Vec<(String, Vec<(String, bool)>)>, String> {
-    let mut operations = Vec::new();
-    let mut chars = text.chars().peekable();
-    loop {
-        while chars.peek().is_some_and(|&c| is_py_whitespace(c) || c == ';') {
-            chars.next();
-        }
-        if chars.peek().is_none() {
-            return Ok(operations);
-        }
-        let mut opcode = String::new();
-        while let Some(&c) = chars.peek() {
-            if is_py_whitespace(c) || c == ';' {
-                break;
-            }
-            opcode.push(c);
-            chars.next();
-        }
-        let mut operands = Vec::new();
-        loop {
-            while chars.peek().is_some_and(|&c| is_py_whitespace(c)) {
-                chars.next();
-            }
-            match chars.peek() {
-                None => return Err(format!("operation {opcode:?} is not terminated by ';'")),
-                Some(';') => {
-                    chars.next();
-                    break;
-                }
-                Some('"') => {
-                    chars.next();
-                    let mut s = String::new();
-                    loop {
-                        match chars.next() {
-                            None => return Err(format!("unterminated string in operation {opcode:?}")),
-                            Some('"') => break,
-                            Some('\\') => {
-                                if let Some(c) = chars.next() {
-                                    s.push(c);
-                                }
-                            }
-                            Some(c) => s.push(c),
-                        }
-                    }
-                    operands.push((s, true));
-                }
-                Some(_) => {
-                    let mut s = String::new();
-                    while let Some(&c) = chars.peek() {
-                        if is_py_whitespace(c) || c == ';' {
-                            break;
-                        }
-                        s.push(c);
-                        chars.next();
-                    }
-                    operands.push((s, false));
-                }
-            }
-        }
-        operations.push((opcode, operands));
+/// An operand as written, before moves are resolved.
+enum RawOperand {
+    Empty,
+    Text(String),
+    Number(String),
+    Moves(String),
+}
+
+fn is_epd_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
+
+fn validate_opcode(opcode: &str) -> Result<(), String> {
+    match opcode.chars().next() {
+        Some(c) if c.is_alphabetic() => Ok(()),
+        _ => Err(format!("expected epd opcode to start with a letter, got {}", crate::error::py_repr(opcode))),
     }
 }
 
-fn parse_number(token: &str) -> Option<Operand> {
-    if let Ok(i) = token.parse::<i64>() {
-        return Some(Operand::Integer(i));
+/// python-chess's `_parse_epd_ops` state machine, operand text kept raw.
+fn tokenize_operations(text: &str) -> Result<Vec<(String, RawOperand)>, String> {
+    #[derive(PartialEq)]
+    enum State {
+        Opcode,
+        AfterOpcode,
+        Numeric,
+        Text,
+        Escape,
+        San,
     }
-    if token.chars().any(|c| c.is_ascii_digit()) && token.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) {
-        return token.parse::<f64>().ok().map(Operand::Float);
-    }
-    None
-}
-
-fn move_error(e: MoveError) -> String {
-    e.to_string()
-}
-
-/// Parses an EPD: the position and its operations in order of appearance.
-pub fn parse_epd(epd: &str, chess960: bool) -> Result<(Board, Vec<(String, Operand)>), EpdError> {
-    let (fields, rest) = split_position(epd);
-    if fields.len() < 4 {
-        return Err(EpdError::Fen(FenError {
-            fen: epd.to_string(),
-            kind: if fields.is_empty() {
-                FenErrorKind::Empty
-            } else {
-                FenErrorKind::Placement(format!("an epd needs 4 position fields, got {}", fields.len()))
-            },
-        }));
-    }
-    let mut fen = fields.join(" ");
-    let operations = tokenize_operations(rest).map_err(EpdError::Operation)?;
-    // The clocks may be given as operations.
-    let clock = |name: &str, default: &str| -> String {
-        operations
-            .iter()
-            .find(|(op, args)| op == name && args.len() == 1 && !args[0].1)
-            .map_or(default.to_string(), |(_, args)| args[0].0.clone())
+    let mut ops: Vec<(String, RawOperand)> = Vec::new();
+    let set = |ops: &mut Vec<(String, RawOperand)>, opcode: &mut String, value: RawOperand| {
+        let key = std::mem::take(opcode);
+        match ops.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => ops.push((key, value)),
+        }
     };
-    fen.push_str(&format!(" {} {}", clock("hmvc", "0"), clock("fmvn", "1")));
-    let board = Board::from_fen(&fen, chess960).map_err(EpdError::Fen)?;
-    let mut parsed = Vec::with_capacity(operations.len());
-    for (opcode, operands) in operations {
-        let operand = match (opcode.as_str(), operands.as_slice()) {
-            (_, []) => Operand::Empty,
-            ("bm" | "am", list) => Operand::Moves(
-                list.iter()
-                    .map(|(san, _)| board.parse_san(san).map(|m| m.unwrap_or(Move::NULL)))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| EpdError::Operation(move_error(e)))?,
-            ),
-            ("pv", list) => {
-                let mut line = Vec::new();
+    let mut state = State::Opcode;
+    let mut opcode = String::new();
+    let mut operand = String::new();
+    for ch in text.chars().map(Some).chain([None]) {
+        match state {
+            State::Opcode => match ch {
+                Some(c) if is_epd_space(c) => {
+                    if opcode == "-" {
+                        opcode.clear();
+                    } else if !opcode.is_empty() {
+                        validate_opcode(&opcode)?;
+                        state = State::AfterOpcode;
+                    }
+                }
+                None | Some(';') => {
+                    if opcode == "-" {
+                        opcode.clear();
+                    } else if !opcode.is_empty() {
+                        set(&mut ops, &mut opcode, RawOperand::Empty);
+                    }
+                }
+                Some(c) => opcode.push(c),
+            },
+            State::AfterOpcode => match ch {
+                Some(c) if is_epd_space(c) => {}
+                Some('"') => state = State::Text,
+                None | Some(';') => {
+                    set(&mut ops, &mut opcode, RawOperand::Empty);
+                    state = State::Opcode;
+                }
+                Some(c) => {
+                    operand = c.to_string();
+                    state = if "+-.0123456789".contains(c) { State::Numeric } else { State::San };
+                }
+            },
+            State::Numeric | State::San => match ch {
+                None | Some(';') => {
+                    let raw = std::mem::take(&mut operand);
+                    let value = if state == State::Numeric { RawOperand::Number(raw) } else { RawOperand::Moves(raw) };
+                    set(&mut ops, &mut opcode, value);
+                    state = State::Opcode;
+                }
+                Some(c) => operand.push(c),
+            },
+            State::Text => match ch {
+                None | Some('"') => {
+                    set(&mut ops, &mut opcode, RawOperand::Text(std::mem::take(&mut operand)));
+                    state = State::Opcode;
+                }
+                Some('\\') => state = State::Escape,
+                Some(c) => operand.push(c),
+            },
+            State::Escape => match ch {
+                None => {
+                    set(&mut ops, &mut opcode, RawOperand::Text(std::mem::take(&mut operand)));
+                    state = State::Opcode;
+                }
+                Some(c) => {
+                    operand.push(match c {
+                        'r' => '\r',
+                        'n' => '\n',
+                        't' => '\t',
+                        other => other,
+                    });
+                    state = State::Text;
+                }
+            },
+        }
+    }
+    Ok(ops)
+}
+
+/// Python's `float()` for an operand that starts like a number: underscores only between
+/// digits, and the result must be finite.
+fn parse_float(text: &str) -> Option<f64> {
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'_' {
+            let digit_before = i > 0 && bytes[i - 1].is_ascii_digit();
+            let digit_after = bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !digit_before || !digit_after {
+                return None;
+            }
+        }
+    }
+    let cleaned: String = text.chars().filter(|&c| c != '_').collect();
+    let lower = cleaned.to_ascii_lowercase();
+    if lower.contains("inf") || lower.contains("nan") {
+        return None;
+    }
+    cleaned.parse::<f64>().ok().filter(|f| f.is_finite())
+}
+
+fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Operand, String> {
+    let san = |position: &Board, token: &str| -> Result<Move, String> {
+        position
+            .parse_san(token)
+            .map(|m| m.unwrap_or(Move::NULL))
+            .map_err(|e: MoveError| format!("operation {}: {e}", crate::error::py_repr(opcode)))
+    };
+    Ok(match raw {
+        RawOperand::Empty if matches!(opcode, "pv" | "am" | "bm") => Operand::Moves(Vec::new()),
+        RawOperand::Empty => Operand::Empty,
+        RawOperand::Text(text) => Operand::Text(text),
+        RawOperand::Number(text) => {
+            let invalid = || format!("invalid numeric operand for epd operation {}: {}", crate::error::py_repr(opcode), crate::error::py_repr(&text));
+            if text.contains(['.', 'e', 'E']) {
+                Operand::Float(parse_float(&text).ok_or_else(invalid)?)
+            } else {
+                Operand::Integer(crate::notation::fen::parse_py_int(&text).map_err(|_| invalid())?)
+            }
+        }
+        RawOperand::Moves(text) => match opcode {
+            "pv" => {
                 let mut position = board.clone();
-                for (san, _) in list {
-                    let m = position
-                        .parse_san(san)
-                        .map_err(|e| EpdError::Operation(move_error(e)))?
-                        .unwrap_or(Move::NULL);
+                let mut line = Vec::new();
+                for token in crate::notation::fen::py_split(&text) {
+                    let m = san(&position, token)?;
                     position.play_unchecked(m);
                     line.push(m);
                 }
                 Operand::Moves(line)
             }
-            (_, [(text, true)]) => Operand::Text(text.clone()),
-            (_, [(token, false)]) => match parse_number(token) {
-                Some(number) => number,
-                None => match board.parse_san(token) {
-                    Ok(m) => Operand::Move(m.unwrap_or(Move::NULL)),
-                    Err(_) => Operand::Text(token.clone()),
-                },
-            },
-            (_, list) => Operand::Text(list.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" ")),
-        };
-        parsed.push((opcode, operand));
+            "bm" | "am" => Operand::Moves(
+                crate::notation::fen::py_split(&text).map(|t| san(board, t)).collect::<Result<_, _>>()?,
+            ),
+            _ => Operand::Move(san(board, &text)?),
+        },
+    })
+}
+
+/// The text of a clock operand as python-chess's `str()` would write it.
+fn clock_text(operand: Option<&Operand>, default: &str) -> String {
+    match operand {
+        None => default.to_string(),
+        Some(Operand::Integer(i)) => i.to_string(),
+        Some(Operand::Text(t)) => t.clone(),
+        Some(Operand::Float(f)) => format!("{f:?}"),
+        Some(_) => "None".to_string(),
     }
+}
+
+/// Parses an EPD the way python-chess's `Board.set_epd` does: the position and its
+/// operations in order of first appearance (a repeated opcode keeps its last operand).
+pub fn parse_epd(epd: &str, chess960: bool) -> Result<(Board, Vec<(String, Operand)>), EpdError> {
+    let trimmed = epd.trim_matches(is_py_whitespace).trim_end_matches(';');
+    let mut fields = split_fields(trimmed);
+    if fields.len() <= 4 {
+        let board = Board::from_fen(epd, chess960).map_err(EpdError::Fen)?;
+        return Ok((board, Vec::new()));
+    }
+    let operations = fields.pop().unwrap_or_default();
+    let operation_error = |why| EpdError::Operation(epd.to_string(), why);
+    let raw = tokenize_operations(operations).map_err(operation_error)?;
+    let position = fields.join(" ");
+    let mut parsed = Vec::with_capacity(raw.len());
+    let mut board: Option<Board> = None;
+    for (opcode, operand) in raw {
+        if matches!(operand, RawOperand::Moves(_)) && board.is_none() {
+            let fen = format!("{position} 0 1");
+            board = Some(Board::from_fen(&fen, chess960).map_err(EpdError::Fen)?);
+        }
+        let value = match (&board, operand) {
+            (Some(b), operand) => resolve_operand(&opcode, operand, b),
+            (None, RawOperand::Moves(_)) => unreachable!("a board is made for move operands"),
+            (None, operand) => resolve_operand(&opcode, operand, &Board::default()),
+        }
+        .map_err(operation_error)?;
+        parsed.push((opcode, value));
+    }
+    let find = |name: &str| parsed.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let fen = format!("{position} {} {}", clock_text(find("hmvc"), "0"), clock_text(find("fmvn"), "1"));
+    let board = Board::from_fen(&fen, chess960).map_err(EpdError::Fen)?;
     Ok((board, parsed))
 }
 
@@ -221,9 +299,13 @@ mod tests {
     #[test]
     fn rejects_bad_epds() {
         assert!(parse_epd("", false).is_err());
-        assert!(parse_epd("8/8/8/8/8/8/8/K1k5 w -", false).is_err());
+        // Fewer than five fields is read as a FEN, missing fields defaulted, like python-chess.
+        assert!(parse_epd("8/8/8/8/8/8/8/K1k5 w -", false).is_ok());
+        assert!(parse_epd("8/8/8/8/8/8/8/K1k5 w - - 1x 0;", false).is_err());
         assert!(parse_epd("8/8/8/8/8/8/8/K1k5 w - - bm Kb2", false).is_err());
         assert!(parse_epd("8/8/8/8/8/8/8/K1k5 w - - bm Kh8;", false).is_err());
-        assert!(parse_epd("8/8/8/8/8/8/8/K1k5 w - - id \"open;", false).is_err());
+        // An unterminated string runs to the end, as in python-chess.
+        let (_, ops) = parse_epd("8/8/8/8/8/8/8/K1k5 w - - id \"open;", false).unwrap();
+        assert_eq!(ops[0].1, Operand::Text("open".to_string()));
     }
 }

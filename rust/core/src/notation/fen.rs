@@ -13,7 +13,7 @@
 //! ```
 
 use crate::board::{Board, Setup};
-use crate::error::{FenError, FenErrorKind};
+use crate::error::{py_repr, FenError, FenErrorKind};
 use crate::types::{Bitboard, Color, Piece, Role, Square};
 
 /// Which en-passant square a written FEN shows (python-chess's `en_passant` argument).
@@ -37,9 +37,35 @@ pub(crate) fn py_split(text: &str) -> impl Iterator<Item = &str> {
     text.split(is_py_whitespace).filter(|part| !part.is_empty())
 }
 
-/// Python's `int()` on an already whitespace-free token: optional sign, ASCII digits with
+/// The digit zero of every run of Unicode decimal digits (category Nd, Unicode 14 as in
+/// CPython 3.11): Python's `int()` reads all of them, so FEN clocks may use them too.
+const DECIMAL_ZEROS: [u32; 66] = [
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6,
+    0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50, 0xed0,
+    0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80,
+    0x1a90, 0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900,
+    0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30, 0x11066,
+    0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0,
+    0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0,
+    0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0,
+    0x1e950, 0x1fbf0,
+];
+
+/// The value of a Unicode decimal digit, as Python's `int()` sees it.
+fn decimal_value(c: char) -> Option<u32> {
+    let code = c as u32;
+    let i = DECIMAL_ZEROS.partition_point(|&zero| zero <= code);
+    let zero = DECIMAL_ZEROS[i.checked_sub(1)?];
+    (code - zero < 10).then_some(code - zero)
+}
+
+/// The largest clock accepted (python-chess takes any int; we keep 31 bits so that playing on
+/// never overflows).
+const MAX_CLOCK: i64 = i32::MAX as i64;
+
+/// Python's `int()` on an already whitespace-free token: optional sign, decimal digits with
 /// single underscores between them. Returns the value, or why it was refused.
-fn parse_py_int(text: &str) -> Result<i64, &'static str> {
+pub(crate) fn parse_py_int(text: &str) -> Result<i64, &'static str> {
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -50,7 +76,7 @@ fn parse_py_int(text: &str) -> Result<i64, &'static str> {
     }
     let mut value: i64 = 0;
     for c in digits.chars().filter(|&c| c != '_') {
-        let digit = c.to_digit(10).ok_or("is not a whole number")?;
+        let digit = decimal_value(c).ok_or("is not a whole number")?;
         value = value
             .checked_mul(10)
             .and_then(|v| v.checked_add(i64::from(digit)))
@@ -59,13 +85,22 @@ fn parse_py_int(text: &str) -> Result<i64, &'static str> {
     Ok(if negative { -value } else { value })
 }
 
-fn parse_clock(text: &str, which: &'static str) -> Result<u32, FenErrorKind> {
+fn parse_clock(text: &str, which: &'static str) -> Result<u64, FenErrorKind> {
     let error = |why| FenErrorKind::Clock { which, text: text.to_string(), why };
     let value = parse_py_int(text).map_err(error)?;
     if value < 0 {
         return Err(error("cannot be negative"));
     }
-    u32::try_from(value).map_err(|_| error("is too large"))
+    Ok(value as u64)
+}
+
+/// Clocks too large to play on with: checked after the position itself, so that an illegal
+/// position is reported as such whatever its clocks say.
+fn check_clock(value: u64, which: &'static str) -> Result<(), FenErrorKind> {
+    if value > MAX_CLOCK as u64 {
+        return Err(FenErrorKind::Clock { which, text: value.to_string(), why: "is too large (at most 2147483647)" });
+    }
+    Ok(())
 }
 
 /// A piece letter as python-chess reads it (`c.lower() in "pnbrqk"`, colour by `isupper()`).
@@ -92,14 +127,14 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
         for c in row.chars() {
             if ('1'..='8').contains(&c) {
                 if previous_was_digit {
-                    return Err(format!("two digits in a row in rank {}: {row:?}", rank + 1));
+                    return Err(format!("two digits in a row in rank {}: {}", rank + 1, py_repr(row)));
                 }
                 file += c.to_digit(10).unwrap_or(0);
                 previous_was_digit = true;
                 previous_was_piece = false;
             } else if c == '~' {
                 if !previous_was_piece {
-                    return Err(format!("'~' not after a piece in rank {}: {row:?}", rank + 1));
+                    return Err(format!("'~' not after a piece in rank {}: {}", rank + 1, py_repr(row)));
                 }
                 if file >= 1 && file <= 8 {
                     let sq = Square::from_coords(file as u8 - 1, rank);
@@ -115,11 +150,11 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
                 previous_was_digit = false;
                 previous_was_piece = true;
             } else {
-                return Err(format!("invalid character {c:?} in the placement"));
+                return Err(format!("invalid character {} in the placement", py_repr(&c.to_string())));
             }
         }
         if file != 8 {
-            return Err(format!("expected 8 squares in rank {}, got {file}: {row:?}", rank + 1));
+            return Err(format!("expected 8 squares in rank {}, got {file}: {}", rank + 1, py_repr(row)));
         }
     }
     Ok(())
@@ -210,10 +245,11 @@ impl Board {
     /// Parses and validates a FEN.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
         let setup = parse_fen(fen)?;
-        Board::from_setup(&setup, chess960).map_err(|p| FenError {
-            fen: fen.to_string(),
-            kind: FenErrorKind::Position(p),
-        })
+        let error = |kind| FenError { fen: fen.to_string(), kind };
+        let board = Board::from_setup(&setup, chess960).map_err(|p| error(FenErrorKind::Position(p)))?;
+        check_clock(setup.halfmove_clock, "half-move clock").map_err(error)?;
+        check_clock(setup.fullmove_number, "fullmove number").map_err(error)?;
+        Ok(board)
     }
 
     /// The placement field, e.g. `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`.
@@ -350,6 +386,9 @@ mod tests {
         assert_eq!(parse_py_int("+5"), Ok(5));
         assert_eq!(parse_py_int("1_000"), Ok(1000));
         assert_eq!(parse_py_int("007"), Ok(7));
+        assert_eq!(parse_py_int("\u{663}"), Ok(3));
+        assert_eq!(parse_py_int("9\u{ff11}"), Ok(91));
+        assert!(parse_py_int("\u{2163}").is_err());
         assert!(parse_py_int("1__0").is_err());
         assert!(parse_py_int("_1").is_err());
         assert!(parse_py_int("").is_err());

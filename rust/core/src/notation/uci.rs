@@ -63,6 +63,18 @@ impl UciMove {
     }
 }
 
+/// Is `text` a drop in UCI (`N@e4`)? python-chess reads drops and then finds them illegal in
+/// standard chess, so callers report them as illegal rather than malformed.
+pub fn is_drop(text: &str) -> bool {
+    match text.as_bytes() {
+        [piece, b'@', square @ ..] => {
+            Role::from_char((*piece as char).to_ascii_lowercase()).is_some()
+                && std::str::from_utf8(square).ok().and_then(Square::parse).is_some()
+        }
+        _ => false,
+    }
+}
+
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_null() {
