@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Optional
 
 
 class Termination(enum.Enum):
@@ -33,7 +32,7 @@ class Outcome:
     termination: Termination
     """The reason for the game to have ended."""
 
-    winner: Optional[bool]
+    winner: bool | None
     """The winning color (``True`` for white) or ``None`` if drawn."""
 
     def result(self) -> str:

@@ -6,8 +6,6 @@ types are ints (``PAWN = 1`` ... ``KING = 6``), exactly as in python-chess.
 
 from __future__ import annotations
 
-from typing import Optional
-
 Color = bool
 PieceType = int
 Square = int
@@ -25,8 +23,8 @@ ROOK: PieceType = 4
 QUEEN: PieceType = 5
 KING: PieceType = 6
 PIECE_TYPES: list[PieceType] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING]
-PIECE_SYMBOLS: list[Optional[str]] = [None, "p", "n", "b", "r", "q", "k"]
-PIECE_NAMES: list[Optional[str]] = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
+PIECE_SYMBOLS: list[str | None] = [None, "p", "n", "b", "r", "q", "k"]
+PIECE_NAMES: list[str | None] = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
 UNICODE_PIECE_SYMBOLS: dict[str, str] = {
     "R": "♖", "r": "♜", "N": "♘", "n": "♞", "B": "♗", "b": "♝",
     "Q": "♕", "q": "♛", "K": "♔", "k": "♚", "P": "♙", "p": "♟",
@@ -143,7 +141,6 @@ __all__ = [
     "BB_SQUARES",
     "BISHOP",
     "BLACK",
-    "Bitboard",
     "C1",
     "C2",
     "C3",
@@ -154,7 +151,6 @@ __all__ = [
     "C8",
     "COLORS",
     "COLOR_NAMES",
-    "Color",
     "D1",
     "D2",
     "D3",
@@ -202,7 +198,6 @@ __all__ = [
     "PIECE_NAMES",
     "PIECE_SYMBOLS",
     "PIECE_TYPES",
-    "PieceType",
     "QUEEN",
     "RANK_NAMES",
     "ROOK",
@@ -211,9 +206,12 @@ __all__ = [
     "SQUARE_NAMES",
     "STARTING_BOARD_FEN",
     "STARTING_FEN",
-    "Square",
     "UNICODE_PIECE_SYMBOLS",
     "WHITE",
+    "Bitboard",
+    "Color",
+    "PieceType",
+    "Square",
     "parse_square",
     "piece_name",
     "piece_symbol",

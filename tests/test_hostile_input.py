@@ -333,6 +333,35 @@ def test_random_placement_fen(seed: int, chess960: bool) -> None:
     check_fen(fuzz_diff.random_placement_fen(Random(seed), chess960), chess960)
 
 
+@HOSTILE
+@given(
+    st.sampled_from(POOL),
+    st.one_of(
+        near_misses(st.sampled_from(VALID_FENS), "pnbrqkPNBRQK0123456789/ -wbKQkq~" + ODD),
+        st.sampled_from(list(NAMED_FENS.values())),
+    ),
+)
+def test_set_fen_is_all_or_nothing(position: tuple[str, bool], fen: str) -> None:
+    """A rejected set_fen() leaves the board, its move stack included, as it was."""
+    start, chess960 = position
+    ours = chess_rs.Board(start, chess960=chess960)
+    for move in list(chess.Board(start, chess960=chess960).legal_moves)[:1]:
+        ours.push_uci(move.uci())
+    before, stack = ours.fen(), [move.uci() for move in ours.move_stack]
+    oracle, _ = fuzz_diff.oracle_board(fen, chess960)
+    try:
+        ours.set_fen(fen)
+    except ValueError as exc:
+        assert oracle is None or fuzz_diff.tolerated_rejection(fen), f"set_fen({fen!r}): {exc!r}"
+        assert_clean_error(exc, ("InvalidFenError",), fen, None)
+        assert ours.fen() == before
+        assert [move.uci() for move in ours.move_stack] == stack
+        return
+    assert oracle is not None, f"set_fen accepted {fen!r}, which python-chess rejects"
+    assert ours.fen() == oracle.fen()
+    assert not ours.move_stack
+
+
 def test_error_classes_are_value_errors() -> None:
     for name in ERROR_NAMES:
         assert issubclass(getattr(chess_rs, name), ValueError), name

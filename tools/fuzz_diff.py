@@ -69,7 +69,6 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "tests" / "data"
 
 SOURCES = ("startpos", "chess960", "rare", "placement", "mutated", "epd")
-GAME_SOURCES = ("startpos", "chess960", "rare")
 
 #: ``status()`` flags that do not make pychess_rs reject a FEN (positions no game reaches but the
 #: rules still define; perft suites use them).
@@ -891,13 +890,16 @@ class Campaign:
                 active.append(source)
         return active
 
+    def _limit_reached(self, now: float) -> bool:
+        total = sum(stats.positions for stats in self.stats.values())
+        if self.config.positions is not None and total >= self.config.positions:
+            return True
+        return self.deadline is not None and now >= self.deadline
+
     def _tick(self) -> None:
         """Called before each position: enforce --positions / --minutes, draw the progress bar."""
         now = time.monotonic()
-        total = sum(stats.positions for stats in self.stats.values())
-        if self.config.positions is not None and total >= self.config.positions:
-            raise _Stop
-        if self.deadline is not None and now >= self.deadline:
+        if self._limit_reached(now):
             raise _Stop
         self.progress.update(now, self)
 
@@ -929,7 +931,7 @@ class Campaign:
         try:
             while True:
                 active = self._active()
-                if not active:
+                if not active or self._limit_reached(time.monotonic()):
                     break
                 source = min(active, key=lambda s: (self.stats[s].work, self.sources.index(s)))
                 stats = self.stats[source]
@@ -1055,11 +1057,10 @@ class Campaign:
         rb = _ours(lambda: self.rs.Board(ctx.start_fen, chess960=ctx.chess960))
         if isinstance(rb, Raised):
             error = self._fen_error_problem(rb.exc)
-            if pb is not None:
-                if tolerated_rejection(ctx.start_fen):
-                    stats.tolerated += 1
-                else:
-                    self._report(ctx, Diff(ACCEPTANCE, rb, "accepted"), acceptance=True)
+            tolerated = pb is not None and tolerated_rejection(ctx.start_fen)
+            stats.tolerated += bool(tolerated)
+            if pb is not None and not tolerated:
+                self._report(ctx, Diff(ACCEPTANCE, rb, "accepted"), acceptance=True)
             elif error:
                 self._report(
                     ctx,
@@ -1406,7 +1407,12 @@ def format_summary(result: CampaignResult, config: Config) -> str:
         lines.append("mismatches by property:")
         width = max(len(kind) for kind in kinds)
         for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
-            lines.append(f"  {kind:<{width}} {count:>8}")
+            where = ", ".join(
+                f"{source} {stats.mismatches[kind]}"
+                for source, stats in result.stats.items()
+                if stats.mismatches[kind]
+            )
+            lines.append(f"  {kind:<{width}} {count:>8}  ({where})")
         lines.append(
             f"reproducers ({len(result.reports)} saved, at most {config.max_reports} "
             f"per property): {config.out}"

@@ -87,7 +87,12 @@ fn main() {
         }
         writeln!(out, "];").unwrap();
     }
-    writeln!(out, "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [", attacks.len()).unwrap();
+    writeln!(
+        out,
+        "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
+        attacks.len()
+    )
+    .unwrap();
     for chunk in attacks.chunks(8) {
         let line: Vec<String> = chunk.iter().map(|a| format!("{a:#x}")).collect();
         writeln!(out, "    {},", line.join(", ")).unwrap();

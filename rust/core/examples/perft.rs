@@ -21,5 +21,8 @@ fn main() {
     let start = Instant::now();
     let nodes = perft(&board, depth);
     let seconds = start.elapsed().as_secs_f64();
-    println!("perft({depth}) = {nodes} in {seconds:.3} s ({:.1} Mnps)", nodes as f64 / seconds / 1e6);
+    println!(
+        "perft({depth}) = {nodes} in {seconds:.3} s ({:.1} Mnps)",
+        nodes as f64 / seconds / 1e6
+    );
 }

@@ -20,7 +20,11 @@ fn is_py_printable(c: char) -> bool {
 
 /// `repr()` of a Python string, so messages quote input exactly as python-chess's do.
 pub fn py_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(text.len() + 2);
     out.push(quote);
     for c in text.chars() {
@@ -85,10 +89,16 @@ impl fmt::Display for FenErrorKind {
         match self {
             FenErrorKind::Empty => write!(f, "empty fen"),
             FenErrorKind::Placement(why) => write!(f, "{why}"),
-            FenErrorKind::Turn(t) => write!(f, "expected 'w' or 'b' for the side to move, got {}", py_repr(t)),
+            FenErrorKind::Turn(t) => write!(
+                f,
+                "expected 'w' or 'b' for the side to move, got {}",
+                py_repr(t)
+            ),
             FenErrorKind::Castling(c) => write!(f, "invalid castling field {}", py_repr(c)),
             FenErrorKind::EpSquare(e) => write!(f, "invalid en-passant field {}", py_repr(e)),
-            FenErrorKind::Clock { which, text, why } => write!(f, "{which} {} {why}", py_repr(text)),
+            FenErrorKind::Clock { which, text, why } => {
+                write!(f, "{which} {} {why}", py_repr(text))
+            }
             FenErrorKind::TooManyFields(n) => write!(f, "expected at most 6 fields, got {n}"),
             FenErrorKind::Position(p) => write!(f, "illegal position: {p}"),
         }
@@ -132,9 +142,15 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Invalid { text, notation } => write!(f, "invalid {notation}: {}", py_repr(text)),
-            MoveError::Illegal { text, fen } => write!(f, "illegal move {} in {fen}", py_repr(text)),
-            MoveError::Ambiguous { text, fen } => write!(f, "ambiguous san: {} in {fen}", py_repr(text)),
+            MoveError::Invalid { text, notation } => {
+                write!(f, "invalid {notation}: {}", py_repr(text))
+            }
+            MoveError::Illegal { text, fen } => {
+                write!(f, "illegal move {} in {fen}", py_repr(text))
+            }
+            MoveError::Ambiguous { text, fen } => {
+                write!(f, "ambiguous san: {} in {fen}", py_repr(text))
+            }
         }
     }
 }

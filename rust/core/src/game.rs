@@ -91,7 +91,11 @@ impl Game {
         let key = self.board.repetition_key();
         let count = self.counts.entry((key, segment)).or_insert(0);
         *count += 1;
-        self.positions.push(PositionRecord { key, segment, count: *count });
+        self.positions.push(PositionRecord {
+            key,
+            segment,
+            count: *count,
+        });
     }
 
     /// The current position.
@@ -186,7 +190,11 @@ impl Game {
         }
         self.board.legal_moves().iter().any(|&m| {
             let key = self.board.after(m).repetition_key();
-            self.counts.get(&(key, current.segment)).copied().unwrap_or(0) >= 2
+            self.counts
+                .get(&(key, current.segment))
+                .copied()
+                .unwrap_or(0)
+                >= 2
         })
     }
 
@@ -222,10 +230,18 @@ impl Game {
     /// The game's result if it has ended (python-chess's `outcome`).
     pub fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
         let board = &self.board;
-        let draw = |termination| Some(Outcome { termination, winner: None });
+        let draw = |termination| {
+            Some(Outcome {
+                termination,
+                winner: None,
+            })
+        };
         let has_moves = board.has_legal_moves();
         if board.is_check() && !has_moves {
-            return Some(Outcome { termination: Termination::Checkmate, winner: Some(!board.turn()) });
+            return Some(Outcome {
+                termination: Termination::Checkmate,
+                winner: Some(!board.turn()),
+            });
         }
         if board.is_insufficient_material() {
             return draw(Termination::InsufficientMaterial);
@@ -279,7 +295,10 @@ mod tests {
         assert!(game.is_repetition(3));
         play(&mut game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
         assert!(game.is_fivefold_repetition());
-        assert_eq!(game.outcome(false).unwrap().termination, Termination::FivefoldRepetition);
+        assert_eq!(
+            game.outcome(false).unwrap().termination,
+            Termination::FivefoldRepetition
+        );
         game.pop();
         assert!(!game.is_fivefold_repetition());
         assert!(game.is_repetition(4));
@@ -288,7 +307,10 @@ mod tests {
     #[test]
     fn lost_castling_rights_break_repetition() {
         let mut game = Game::default();
-        play(&mut game, "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8");
+        play(
+            &mut game,
+            "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8",
+        );
         // Same placement as after 2...e5's reply pair, but castling rights are gone now,
         // and the first king move was irreversible.
         assert!(!game.is_repetition(3));

@@ -70,21 +70,26 @@ impl Board {
             return false;
         }
         if (ours & self.by_role(Role::Knight)).nonempty() {
-            let theirs = self.by_color(!color) & !self.by_role(Role::King) & !self.by_role(Role::Queen);
+            let theirs =
+                self.by_color(!color) & !self.by_role(Role::King) & !self.by_role(Role::Queen);
             return ours.count() <= 2 && theirs.is_empty();
         }
         if (ours & self.by_role(Role::Bishop)).nonempty() {
             let bishops = self.by_role(Role::Bishop);
             let same_color = (bishops & Bitboard::DARK_SQUARES).is_empty()
                 || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
-            return same_color && self.by_role(Role::Pawn).is_empty() && self.by_role(Role::Knight).is_empty();
+            return same_color
+                && self.by_role(Role::Pawn).is_empty()
+                && self.by_role(Role::Knight).is_empty();
         }
         true
     }
 
     /// Is the material insufficient for both sides?
     pub fn is_insufficient_material(&self) -> bool {
-        Color::ALL.into_iter().all(|c| self.has_insufficient_material(c))
+        Color::ALL
+            .into_iter()
+            .all(|c| self.has_insufficient_material(c))
     }
 
     /// Is the side to move checkmated?

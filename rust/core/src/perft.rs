@@ -43,7 +43,10 @@ mod tests {
         let board = Board::default();
         let divided = perft_divide(&board, 3);
         assert_eq!(divided.len(), 20);
-        assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), perft(&board, 3));
+        assert_eq!(
+            divided.iter().map(|(_, n)| n).sum::<u64>(),
+            perft(&board, 3)
+        );
         assert!(perft_divide(&board, 0).is_empty());
         assert_eq!(perft(&board, 0), 1);
     }

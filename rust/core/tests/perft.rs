@@ -18,10 +18,16 @@ struct Entry {
 }
 
 fn load(file: &str, max_nodes: u64) -> Vec<Entry> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut entries = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let mut fields = line.split(';');
         let fen = fields.next().unwrap().trim().to_string();
         for field in fields {
@@ -29,7 +35,12 @@ fn load(file: &str, max_nodes: u64) -> Vec<Entry> {
             let depth: u32 = depth.trim_start_matches('D').parse().unwrap();
             let nodes: u64 = nodes.trim().parse().unwrap();
             if nodes <= max_nodes {
-                entries.push(Entry { line: i + 1, fen: fen.clone(), depth, nodes });
+                entries.push(Entry {
+                    line: i + 1,
+                    fen: fen.clone(),
+                    depth,
+                    nodes,
+                });
             }
         }
     }
@@ -66,9 +77,17 @@ fn run_suite(file: &str, chess960: bool) {
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
     });
-    assert!(failures.is_empty(), "{} perft mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} perft mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

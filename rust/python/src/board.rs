@@ -8,8 +8,8 @@ use crate::squareset::SquareSet;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
 use pychess_core::notation::uci::is_drop;
 use pychess_core::{
-    perft, perft_divide, Bitboard, Board as CoreBoard, Color, EpMode, Game, Move as CoreMove, MoveError,
-    Role, Setup, Square, UciMove,
+    perft, perft_divide, Bitboard, Board as CoreBoard, Color, EpMode, Game, Move as CoreMove,
+    MoveError, Role, Setup, Square, UciMove,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -19,7 +19,10 @@ use pyo3::types::{PyDict, PyList};
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const BB_ALL: u64 = u64::MAX;
 
-fn square(sq: u32) -> PyResult<Square> {
+/// What a pickled board carries: root FEN, Chess960 flag, moves in UCI.
+type PickledBoard = (String, bool, Vec<String>);
+
+fn parse_sq(sq: u32) -> PyResult<Square> {
     Square::try_new(sq).ok_or_else(|| PyValueError::new_err(format!("square out of range: {sq}")))
 }
 
@@ -49,19 +52,26 @@ fn epd_error(e: EpdError) -> PyErr {
 fn parse_board_uci(text: &str, board: &CoreBoard) -> PyResult<UciMove> {
     UciMove::parse(text).map_err(|e| {
         if is_drop(text) {
-            move_error(MoveError::Illegal { text: text.to_string(), fen: board.fen() })
+            move_error(MoveError::Illegal {
+                text: text.to_string(),
+                fen: board.fen(),
+            })
         } else {
             move_error(e)
         }
     })
 }
 
-fn uci_of(m: &Bound<'_, PyAny>) -> PyResult<UciMove> {
-    match m.downcast::<Move>() {
+fn uci_of(r#move: &Bound<'_, PyAny>) -> PyResult<UciMove> {
+    match r#move.downcast::<Move>() {
         Ok(m) => Ok(m.get().uci),
         Err(_) => Err(PyTypeError::new_err(format!(
             "expected a Move, got {}",
-            m.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            r#move
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))),
     }
 }
@@ -71,7 +81,10 @@ fn outcome_classes(py: Python<'_>) -> PyResult<&(PyObject, PyObject)> {
     static CLASSES: GILOnceCell<(PyObject, PyObject)> = GILOnceCell::new();
     CLASSES.get_or_try_init(py, || {
         let module = py.import("pychess_rs.outcome")?;
-        Ok((module.getattr("Termination")?.unbind(), module.getattr("Outcome")?.unbind()))
+        Ok((
+            module.getattr("Termination")?.unbind(),
+            module.getattr("Outcome")?.unbind(),
+        ))
     })
 }
 
@@ -119,11 +132,14 @@ impl Board {
 
     fn from_fen_str(fen: &str, chess960: bool) -> PyResult<Board> {
         let board = CoreBoard::from_fen(fen, chess960).map_err(fen_error)?;
-        Ok(Board { game: Game::new(board) })
+        Ok(Board {
+            game: Game::new(board),
+        })
     }
 
     fn masked_moves(&self, from_mask: u64, to_mask: u64) -> pychess_core::MoveList {
-        self.board().legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask))
+        self.board()
+            .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask))
     }
 
     fn operand_object(&self, py: Python<'_>, operand: Operand) -> PyResult<PyObject> {
@@ -138,7 +154,11 @@ impl Board {
                 let mut position = board.clone();
                 let mut out = Vec::with_capacity(moves.len());
                 for m in moves {
-                    out.push(if m.is_null() { intern(py, UciMove::NULL) } else { intern(py, position.uci(m)) });
+                    out.push(if m.is_null() {
+                        intern(py, UciMove::NULL)
+                    } else {
+                        intern(py, position.uci(m))
+                    });
                     position.play_unchecked(m);
                 }
                 PyList::new(py, out)?.into_any().unbind()
@@ -193,10 +213,16 @@ impl Board {
     /// :raises: :exc:`InvalidFenError` if the position or an operation is invalid.
     #[classmethod]
     #[pyo3(signature = (epd, *, chess960 = false))]
-    fn from_epd(cls: &Bound<'_, pyo3::types::PyType>, epd: &str, chess960: bool) -> PyResult<(PyObject, PyObject)> {
+    fn from_epd(
+        cls: &Bound<'_, pyo3::types::PyType>,
+        epd: &str,
+        chess960: bool,
+    ) -> PyResult<(PyObject, PyObject)> {
         let py = cls.py();
         let (board, ops) = parse_epd(epd, chess960).map_err(epd_error)?;
-        let wrapped = Board { game: Game::new(board) };
+        let wrapped = Board {
+            game: Game::new(board),
+        };
         let dict = PyDict::new(py);
         for (opcode, operand) in ops {
             dict.set_item(opcode, wrapped.operand_object(py, operand)?)?;
@@ -240,14 +266,22 @@ impl Board {
         let root = self.game.root();
         let kwargs = PyDict::new(py);
         kwargs.set_item("chess960", root.is_chess960())?;
-        let board = chess
-            .getattr("Board")?
-            .call((root.fen_with(root.is_chess960(), EpMode::Always),), Some(&kwargs))?;
+        let board = chess.getattr("Board")?.call(
+            (root.fen_with(root.is_chess960(), EpMode::Always),),
+            Some(&kwargs),
+        )?;
         let move_class = chess.getattr("Move")?;
         for (i, m) in self.game.moves().enumerate() {
             let before = self.game.board_before(i).unwrap_or(root);
-            let uci = if m.is_null() { UciMove::NULL } else { before.uci(m) };
-            board.call_method1("push", (move_class.call_method1("from_uci", (uci.to_string(),))?,))?;
+            let uci = if m.is_null() {
+                UciMove::NULL
+            } else {
+                before.uci(m)
+            };
+            board.call_method1(
+                "push",
+                (move_class.call_method1("from_uci", (uci.to_string(),))?,),
+            )?;
         }
         Ok(board.unbind())
     }
@@ -310,7 +344,10 @@ impl Board {
     /// ``[black_mask, white_mask]``, indexed by colour like python-chess.
     #[getter]
     fn occupied_co(&self) -> [u64; 2] {
-        [self.board().by_color(Color::Black).0, self.board().by_color(Color::White).0]
+        [
+            self.board().by_color(Color::Black).0,
+            self.board().by_color(Color::White).0,
+        ]
     }
 
     #[getter]
@@ -438,8 +475,8 @@ impl Board {
     /// Plays a move. Castling may be given as ``e1g1`` or ``e1h1``; ``Move.null()`` passes.
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal; the board is unchanged.
-    fn push(&mut self, m: &Bound<'_, PyAny>) -> PyResult<()> {
-        let uci = uci_of(m)?;
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let uci = uci_of(r#move)?;
         let core = self.resolve(uci).map_err(move_error)?;
         self.game.play(core);
         Ok(())
@@ -460,8 +497,15 @@ impl Board {
     /// :raises: :exc:`IndexError` if no move was played.
     fn peek(&self, py: Python<'_>) -> PyResult<Py<Move>> {
         let n = self.game.moves().len();
-        match (self.game.last_move(), n.checked_sub(1).and_then(|i| self.game.board_before(i))) {
-            (Some(m), Some(before)) => Ok(if m.is_null() { intern(py, UciMove::NULL) } else { intern(py, before.uci(m)) }),
+        match (
+            self.game.last_move(),
+            n.checked_sub(1).and_then(|i| self.game.board_before(i)),
+        ) {
+            (Some(m), Some(before)) => Ok(if m.is_null() {
+                intern(py, UciMove::NULL)
+            } else {
+                intern(py, before.uci(m))
+            }),
             _ => Err(PyIndexError::new_err("list index out of range")),
         }
     }
@@ -481,7 +525,11 @@ impl Board {
     ///
     /// :raises: :exc:`InvalidMoveError`, :exc:`IllegalMoveError` or :exc:`AmbiguousMoveError`.
     fn push_san(&mut self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
-        let m = self.board().parse_san(san).map_err(move_error)?.unwrap_or(CoreMove::NULL);
+        let m = self
+            .board()
+            .parse_san(san)
+            .map_err(move_error)?
+            .unwrap_or(CoreMove::NULL);
         let shown = self.py_move(py, m);
         self.game.play(m);
         Ok(shown)
@@ -500,37 +548,41 @@ impl Board {
     ///
     /// :raises: :exc:`InvalidMoveError`, :exc:`IllegalMoveError` or :exc:`AmbiguousMoveError`.
     fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
-        let m = self.board().parse_san(san).map_err(move_error)?.unwrap_or(CoreMove::NULL);
+        let m = self
+            .board()
+            .parse_san(san)
+            .map_err(move_error)?
+            .unwrap_or(CoreMove::NULL);
         Ok(self.py_move(py, m))
     }
 
     /// SAN of a legal move (``--`` for the null move).
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
-    fn san(&self, m: &Bound<'_, PyAny>) -> PyResult<String> {
-        let core = self.resolve(uci_of(m)?).map_err(move_error)?;
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let core = self.resolve(uci_of(r#move)?).map_err(move_error)?;
         Ok(self.board().san(core))
     }
 
     /// Long algebraic notation of a legal move, e.g. ``Ng1-f3``.
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
-    fn lan(&self, m: &Bound<'_, PyAny>) -> PyResult<String> {
-        let core = self.resolve(uci_of(m)?).map_err(move_error)?;
+    fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let core = self.resolve(uci_of(r#move)?).map_err(move_error)?;
         Ok(self.board().lan(core))
     }
 
     /// SAN of a legal move, then plays it.
-    fn san_and_push(&mut self, m: &Bound<'_, PyAny>) -> PyResult<String> {
-        let core = self.resolve(uci_of(m)?).map_err(move_error)?;
+    fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let core = self.resolve(uci_of(r#move)?).map_err(move_error)?;
         let san = self.board().san(core);
         self.game.play(core);
         Ok(san)
     }
 
     /// LAN of a legal move, then plays it.
-    fn lan_and_push(&mut self, m: &Bound<'_, PyAny>) -> PyResult<String> {
-        let core = self.resolve(uci_of(m)?).map_err(move_error)?;
+    fn lan_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let core = self.resolve(uci_of(r#move)?).map_err(move_error)?;
         let lan = self.board().lan(core);
         self.game.play(core);
         Ok(lan)
@@ -538,9 +590,9 @@ impl Board {
 
     /// UCI text of a move; castling as ``e1g1``, or ``e1h1`` when ``chess960`` (default: the
     /// board's mode).
-    #[pyo3(signature = (m, *, chess960 = None))]
-    fn uci(&self, m: &Bound<'_, PyAny>, chess960: Option<bool>) -> PyResult<String> {
-        let uci = uci_of(m)?;
+    #[pyo3(signature = (r#move, *, chess960 = None))]
+    fn uci(&self, r#move: &Bound<'_, PyAny>, chess960: Option<bool>) -> PyResult<String> {
+        let uci = uci_of(r#move)?;
         let mut board = self.board().clone();
         board.set_chess960(chess960.unwrap_or(board.is_chess960()));
         Ok(match board.resolve_uci(uci) {
@@ -557,9 +609,9 @@ impl Board {
         let mut parts: Vec<String> = Vec::new();
         for item in variation.try_iter()? {
             let uci = uci_of(&item?)?;
-            let m = board
-                .find_legal(uci)
-                .ok_or_else(|| IllegalMoveError::new_err(format!("illegal move {uci} in position {}", board.fen())))?;
+            let m = board.find_legal(uci).ok_or_else(|| {
+                IllegalMoveError::new_err(format!("illegal move {uci} in position {}", board.fen()))
+            })?;
             let san = board.san(m);
             if board.turn().is_white() {
                 parts.push(format!("{}. {san}", board.fullmove_number()));
@@ -578,17 +630,33 @@ impl Board {
     ///
     /// :raises: :exc:`IllegalMoveError` if there is none.
     #[pyo3(signature = (from_square, to_square, promotion = None))]
-    fn find_move(&self, py: Python<'_>, from_square: u32, to_square: u32, promotion: Option<u8>) -> PyResult<Py<Move>> {
-        let (from, to) = (square(from_square)?, square(to_square)?);
+    fn find_move(
+        &self,
+        py: Python<'_>,
+        from_square: u32,
+        to_square: u32,
+        promotion: Option<u8>,
+    ) -> PyResult<Py<Move>> {
+        let (from, to) = (parse_sq(from_square)?, parse_sq(to_square)?);
         let board = self.board();
         let mut promotion = promotion.and_then(Role::from_number);
-        if promotion.is_none() && board.by_role(Role::Pawn).contains(from) && Bitboard::BACKRANKS.contains(to) {
+        if promotion.is_none()
+            && board.by_role(Role::Pawn).contains(from)
+            && Bitboard::BACKRANKS.contains(to)
+        {
             promotion = Some(Role::Queen);
         }
-        let uci = UciMove { from, to, promotion };
+        let uci = UciMove {
+            from,
+            to,
+            promotion,
+        };
         match board.find_legal(uci) {
             Some(m) => Ok(self.py_move(py, m)),
-            None => Err(IllegalMoveError::new_err(format!("no matching legal move for {uci} in {}", board.fen()))),
+            None => Err(IllegalMoveError::new_err(format!(
+                "no matching legal move for {uci} in {}",
+                board.fen()
+            ))),
         }
     }
 
@@ -607,7 +675,9 @@ impl Board {
 
     /// The starting position of the game, without moves.
     fn root(&self) -> Board {
-        Board { game: Game::new(self.game.root().clone()) }
+        Board {
+            game: Game::new(self.game.root().clone()),
+        }
     }
 
     /// Half-moves since the start of the game (from the move number and side to move).
@@ -634,7 +704,11 @@ impl Board {
         };
         let moves: Vec<CoreMove> = self.game.moves().collect();
         let start = moves.len().saturating_sub(keep);
-        let root = self.game.board_before(start).unwrap_or(self.board()).clone();
+        let root = self
+            .game
+            .board_before(start)
+            .unwrap_or(self.board())
+            .clone();
         let mut game = Game::new(root);
         for &m in &moves[start..] {
             game.play(m);
@@ -662,7 +736,7 @@ impl Board {
         Ok(board)
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String, bool, Vec<String>))> {
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, PickledBoard)> {
         let root = self.game.root();
         let chess960 = root.is_chess960();
         let moves = self
@@ -679,24 +753,27 @@ impl Board {
             })
             .collect();
         let rebuild = py.get_type::<Board>().getattr("_from_moves")?.unbind();
-        Ok((rebuild, (root.fen_with(chess960, EpMode::Always), chess960, moves)))
+        Ok((
+            rebuild,
+            (root.fen_with(chess960, EpMode::Always), chess960, moves),
+        ))
     }
 
     // --- Legality -----------------------------------------------------------------------
 
     /// Is the move legal here? (``e1h1`` counts as castling in standard chess too.)
-    fn is_legal(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().find_legal(uci_of(m)?).is_some())
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().find_legal(uci_of(r#move)?).is_some())
     }
 
     /// Does the move follow the pieces' rules (possibly leaving the king in check)?
-    fn is_pseudo_legal(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().find_pseudo_legal(uci_of(m)?).is_some())
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().find_pseudo_legal(uci_of(r#move)?).is_some())
     }
 
     /// Would the pseudo-legal move leave the mover in check?
-    fn is_into_check(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let uci = uci_of(m)?;
+    fn is_into_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let uci = uci_of(r#move)?;
         Ok(match self.board().find_pseudo_legal(uci) {
             Some(core) => self.board().is_into_check(core),
             None => false,
@@ -710,14 +787,28 @@ impl Board {
 
     /// Legal moves from squares of ``from_mask`` to squares of ``to_mask``.
     #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
-    fn generate_legal_moves(&self, py: Python<'_>, from_mask: u64, to_mask: u64) -> PyResult<PyObject> {
+    fn generate_legal_moves(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<PyObject> {
         let moves = self.move_list(py, &self.masked_moves(from_mask, to_mask));
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     /// Pseudo-legal moves from ``from_mask`` to ``to_mask``.
     #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
-    fn generate_pseudo_legal_moves(&self, py: Python<'_>, from_mask: u64, to_mask: u64) -> PyResult<PyObject> {
+    fn generate_pseudo_legal_moves(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<PyObject> {
         let board = self.board();
         let moves: Vec<CoreMove> = board
             .pseudo_legal_moves()
@@ -726,12 +817,21 @@ impl Board {
             .filter(|m| Bitboard(from_mask).contains(m.from) && Bitboard(to_mask).contains(m.to))
             .collect();
         let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     /// Legal captures (en passant included).
     #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
-    fn generate_legal_captures(&self, py: Python<'_>, from_mask: u64, to_mask: u64) -> PyResult<PyObject> {
+    fn generate_legal_captures(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<PyObject> {
         let board = self.board();
         let moves: Vec<CoreMove> = self
             .masked_moves(from_mask, to_mask)
@@ -740,69 +840,99 @@ impl Board {
             .filter(|&m| !m.is_castle() && board.is_capture_move(board.uci(m)))
             .collect();
         let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     /// Legal castling moves.
     #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
-    fn generate_castling_moves(&self, py: Python<'_>, from_mask: u64, to_mask: u64) -> PyResult<PyObject> {
-        let moves: Vec<CoreMove> =
-            self.masked_moves(from_mask, to_mask).iter().copied().filter(|m| m.is_castle()).collect();
+    fn generate_castling_moves(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<PyObject> {
+        let moves: Vec<CoreMove> = self
+            .masked_moves(from_mask, to_mask)
+            .iter()
+            .copied()
+            .filter(|m| m.is_castle())
+            .collect();
         let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     /// Legal en-passant captures.
     #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
-    fn generate_legal_ep(&self, py: Python<'_>, from_mask: u64, to_mask: u64) -> PyResult<PyObject> {
-        let moves: Vec<CoreMove> =
-            self.masked_moves(from_mask, to_mask).iter().copied().filter(|m| m.is_en_passant()).collect();
+    fn generate_legal_ep(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<PyObject> {
+        let moves: Vec<CoreMove> = self
+            .masked_moves(from_mask, to_mask)
+            .iter()
+            .copied()
+            .filter(|m| m.is_en_passant())
+            .collect();
         let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     // --- Move properties ----------------------------------------------------------------
 
     /// Does the move capture (en passant included)?
-    fn is_capture(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().is_capture_move(uci_of(m)?))
+    fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_capture_move(uci_of(r#move)?))
     }
 
     /// Is the move an en-passant capture?
-    fn is_en_passant(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().is_en_passant_move(uci_of(m)?))
+    fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_en_passant_move(uci_of(r#move)?))
     }
 
     /// Is the move castling?
-    fn is_castling(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().is_castling_move(uci_of(m)?))
+    fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_castling_move(uci_of(r#move)?))
     }
 
     /// Is the move castling towards the h-file?
-    fn is_kingside_castling(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let uci = uci_of(m)?;
+    fn is_kingside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let uci = uci_of(r#move)?;
         Ok(self.board().is_castling_move(uci) && uci.to.file() > uci.from.file())
     }
 
     /// Is the move castling towards the a-file?
-    fn is_queenside_castling(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let uci = uci_of(m)?;
+    fn is_queenside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let uci = uci_of(r#move)?;
         Ok(self.board().is_castling_move(uci) && uci.to.file() < uci.from.file())
     }
 
     /// Does the move reset the fifty-move counter?
-    fn is_zeroing(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().is_zeroing_move(uci_of(m)?))
+    fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_zeroing_move(uci_of(r#move)?))
     }
 
     /// Does the move end the reversible sequence (zeroing, castling rights, en passant)?
-    fn is_irreversible(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().is_irreversible_move(uci_of(m)?))
+    fn is_irreversible(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_irreversible_move(uci_of(r#move)?))
     }
 
     /// Does the (pseudo-)legal move give check?
-    fn gives_check(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let uci = uci_of(m)?;
+    fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let uci = uci_of(r#move)?;
         let board = self.board();
         let core = board.find_pseudo_legal(board.normalize_castling(uci));
         Ok(core.is_some_and(|core| board.after(core).is_check()))
@@ -828,7 +958,8 @@ impl Board {
 
     /// Can ``color`` not possibly win (python-chess's rules, selfmates considered)?
     fn has_insufficient_material(&self, color: bool) -> bool {
-        self.board().has_insufficient_material(Color::from_white(color))
+        self.board()
+            .has_insufficient_material(Color::from_white(color))
     }
 
     fn is_seventyfive_moves(&self) -> bool {
@@ -906,16 +1037,22 @@ impl Board {
 
     // --- Pieces and attacks -------------------------------------------------------------
 
-    fn piece_at(&self, sq: u32) -> PyResult<Option<Piece>> {
-        Ok(self.board().piece_at(square(sq)?).map(Piece::from_core))
+    fn piece_at(&self, square: u32) -> PyResult<Option<Piece>> {
+        Ok(self
+            .board()
+            .piece_at(parse_sq(square)?)
+            .map(Piece::from_core))
     }
 
-    fn piece_type_at(&self, sq: u32) -> PyResult<Option<u8>> {
-        Ok(self.board().role_at(square(sq)?).map(|r| r as u8))
+    fn piece_type_at(&self, square: u32) -> PyResult<Option<u8>> {
+        Ok(self.board().role_at(parse_sq(square)?).map(|r| r as u8))
     }
 
-    fn color_at(&self, sq: u32) -> PyResult<Option<bool>> {
-        Ok(self.board().color_at(square(sq)?).map(|c| c.is_white()))
+    fn color_at(&self, square: u32) -> PyResult<Option<bool>> {
+        Ok(self
+            .board()
+            .color_at(parse_sq(square)?)
+            .map(|c| c.is_white()))
     }
 
     /// ``{square: Piece}`` for the occupied squares of ``mask``.
@@ -938,20 +1075,28 @@ impl Board {
 
     /// The squares of ``color``'s pieces of ``piece_type``.
     fn pieces(&self, piece_type: u8, color: bool) -> SquareSet {
-        SquareSet { mask: self.pieces_mask(piece_type, color) }
+        SquareSet {
+            mask: self.pieces_mask(piece_type, color),
+        }
     }
 
     fn pieces_mask(&self, piece_type: u8, color: bool) -> u64 {
-        Role::from_number(piece_type).map_or(0, |r| self.board().pieces(Color::from_white(color), r).0)
+        Role::from_number(piece_type)
+            .map_or(0, |r| self.board().pieces(Color::from_white(color), r).0)
     }
 
     /// Pieces of ``color`` attacking ``square``.
     fn attackers(&self, color: bool, square: u32) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.attackers_mask(color, square)? })
+        Ok(SquareSet {
+            mask: self.attackers_mask(color, square)?,
+        })
     }
 
-    fn attackers_mask(&self, color: bool, sq: u32) -> PyResult<u64> {
-        Ok(self.board().attackers(square(sq)?, self::color(color)).0)
+    fn attackers_mask(&self, color: bool, square: u32) -> PyResult<u64> {
+        Ok(self
+            .board()
+            .attackers(parse_sq(square)?, self::color(color))
+            .0)
     }
 
     fn is_attacked_by(&self, color: bool, square: u32) -> PyResult<bool> {
@@ -960,16 +1105,20 @@ impl Board {
 
     /// Squares attacked by the piece on ``square``.
     fn attacks(&self, square: u32) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.attacks_mask(square)? })
+        Ok(SquareSet {
+            mask: self.attacks_mask(square)?,
+        })
     }
 
-    fn attacks_mask(&self, sq: u32) -> PyResult<u64> {
-        Ok(self.board().attacks_from(square(sq)?).0)
+    fn attacks_mask(&self, square: u32) -> PyResult<u64> {
+        Ok(self.board().attacks_from(parse_sq(square)?).0)
     }
 
     /// Pieces giving check.
     fn checkers(&self) -> SquareSet {
-        SquareSet { mask: self.board().checkers().0 }
+        SquareSet {
+            mask: self.board().checkers().0,
+        }
     }
 
     fn checkers_mask(&self) -> u64 {
@@ -978,11 +1127,16 @@ impl Board {
 
     /// The line ``square`` is pinned along to ``color``'s king (all squares if not pinned).
     fn pin(&self, color: bool, square: u32) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.pin_mask(color, square)? })
+        Ok(SquareSet {
+            mask: self.pin_mask(color, square)?,
+        })
     }
 
-    fn pin_mask(&self, color: bool, sq: u32) -> PyResult<u64> {
-        Ok(self.board().pin_mask(self::color(color), square(sq)?).0)
+    fn pin_mask(&self, color: bool, square: u32) -> PyResult<u64> {
+        Ok(self
+            .board()
+            .pin_mask(self::color(color), parse_sq(square)?)
+            .0)
     }
 
     fn is_pinned(&self, color: bool, square: u32) -> PyResult<bool> {
@@ -1008,13 +1162,15 @@ impl Board {
     fn has_kingside_castling_rights(&self, color: bool) -> bool {
         let board = self.board();
         let king = board.king_of(self::color(color));
-        (board.castling_rights() & Bitboard::rank(self::color(color).back_rank())).any(|r| r.file() > king.file())
+        (board.castling_rights() & Bitboard::rank(self::color(color).back_rank()))
+            .any(|r| r.file() > king.file())
     }
 
     fn has_queenside_castling_rights(&self, color: bool) -> bool {
         let board = self.board();
         let king = board.king_of(self::color(color));
-        (board.castling_rights() & Bitboard::rank(self::color(color).back_rank())).any(|r| r.file() < king.file())
+        (board.castling_rights() & Bitboard::rank(self::color(color).back_rank()))
+            .any(|r| r.file() < king.file())
     }
 
     /// The Polyglot Zobrist hash (equal to ``chess.polyglot.zobrist_hash(board)``).
@@ -1024,7 +1180,9 @@ impl Board {
 
     /// The position with colours swapped and the board flipped vertically.
     fn mirror(&self) -> Board {
-        Board { game: Game::new(self.board().mirror()) }
+        Board {
+            game: Game::new(self.board().mirror()),
+        }
     }
 
     // --- Perft --------------------------------------------------------------------------
@@ -1068,11 +1226,25 @@ impl Board {
 
     /// The board drawn with chess figurines (python-chess's ``unicode``).
     #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
-    fn unicode(&self, invert_color: bool, borders: bool, empty_square: &str, orientation: bool) -> String {
+    fn unicode(
+        &self,
+        invert_color: bool,
+        borders: bool,
+        empty_square: &str,
+        orientation: bool,
+    ) -> String {
         let board = self.board();
         let mut out = String::new();
-        let ranks: Vec<u8> = if orientation { (0..8).rev().collect() } else { (0..8).collect() };
-        let files: Vec<u8> = if orientation { (0..8).collect() } else { (0..8).rev().collect() };
+        let ranks: Vec<u8> = if orientation {
+            (0..8).rev().collect()
+        } else {
+            (0..8).collect()
+        };
+        let files: Vec<u8> = if orientation {
+            (0..8).collect()
+        } else {
+            (0..8).rev().collect()
+        };
         let rule = format!("  {}\n", "-".repeat(17));
         for &rank in &ranks {
             if borders {
@@ -1106,7 +1278,11 @@ impl Board {
         }
         if borders {
             out.push_str(&rule);
-            out.push_str(if orientation { "   a b c d e f g h" } else { "   h g f e d c b a" });
+            out.push_str(if orientation {
+                "   a b c d e f g h"
+            } else {
+                "   h g f e d c b a"
+            });
         }
         out
     }
@@ -1114,7 +1290,10 @@ impl Board {
     fn __repr__(&self) -> String {
         let board = self.board();
         if board.is_chess960() {
-            format!("Board('{}', chess960=True)", board.fen_with(false, EpMode::Legal))
+            format!(
+                "Board('{}', chess960=True)",
+                board.fen_with(false, EpMode::Legal)
+            )
         } else {
             format!("Board('{}')", board.fen())
         }
@@ -1123,9 +1302,10 @@ impl Board {
     /// Equal when placement, side to move, castling rights, legal en passant and clocks are
     /// (the move stacks are not compared), as in python-chess.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<Board>()
-            .is_ok_and(|o| o.borrow().board().fen_with(true, EpMode::Legal) == self.board().fen_with(true, EpMode::Legal))
+        other.downcast::<Board>().is_ok_and(|o| {
+            o.borrow().board().fen_with(true, EpMode::Legal)
+                == self.board().fen_with(true, EpMode::Legal)
+        })
     }
 
     fn __ne__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -1149,7 +1329,11 @@ impl LegalMoveGenerator {
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let board = self.board.borrow(py);
         let moves = board.move_list(py, &board.board().legal_moves());
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
@@ -1164,8 +1348,8 @@ impl LegalMoveGenerator {
         self.__len__(py)
     }
 
-    fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> bool {
-        uci_of(m).is_ok_and(|uci| self.board.borrow(py).board().find_legal(uci).is_some())
+    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
+        uci_of(r#move).is_ok_and(|uci| self.board.borrow(py).board().find_legal(uci).is_some())
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -1187,7 +1371,11 @@ impl PseudoLegalMoveGenerator {
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let board = self.board.borrow(py);
         let moves = board.move_list(py, &board.board().pseudo_legal_moves());
-        Ok(PyList::new(py, moves)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, moves)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
@@ -1202,14 +1390,24 @@ impl PseudoLegalMoveGenerator {
         self.__len__(py)
     }
 
-    fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> bool {
-        uci_of(m).is_ok_and(|uci| self.board.borrow(py).board().find_pseudo_legal(uci).is_some())
+    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
+        uci_of(r#move).is_ok_and(|uci| {
+            self.board
+                .borrow(py)
+                .board()
+                .find_pseudo_legal(uci)
+                .is_some()
+        })
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
         let board = self.board.borrow(py);
-        let ucis: Vec<String> = board.board().pseudo_legal_moves().iter().map(|&m| board.board().uci(m).to_string()).collect();
+        let ucis: Vec<String> = board
+            .board()
+            .pseudo_legal_moves()
+            .iter()
+            .map(|&m| board.board().uci(m).to_string())
+            .collect();
         format!("<PseudoLegalMoveGenerator ({})>", ucis.join(", "))
     }
 }
-

@@ -20,8 +20,17 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<piece::Piece>()?;
     m.add_class::<squareset::SquareSet>()?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
-    m.add("InvalidMoveError", py.get_type::<errors::InvalidMoveError>())?;
-    m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
-    m.add("AmbiguousMoveError", py.get_type::<errors::AmbiguousMoveError>())?;
+    m.add(
+        "InvalidMoveError",
+        py.get_type::<errors::InvalidMoveError>(),
+    )?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add(
+        "AmbiguousMoveError",
+        py.get_type::<errors::AmbiguousMoveError>(),
+    )?;
     Ok(())
 }

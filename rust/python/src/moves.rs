@@ -35,19 +35,30 @@ pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
 }
 
 fn square_arg(value: u32, what: &str) -> PyResult<Square> {
-    Square::try_new(value).ok_or_else(|| PyValueError::new_err(format!("{what} out of range: {value}")))
+    Square::try_new(value)
+        .ok_or_else(|| PyValueError::new_err(format!("{what} out of range: {value}")))
 }
 
 #[pymethods]
 impl Move {
     #[new]
     #[pyo3(signature = (from_square, to_square, promotion = None, drop = None))]
-    fn new(from_square: u32, to_square: u32, promotion: Option<u8>, drop: Option<u8>) -> PyResult<Move> {
+    fn new(
+        from_square: u32,
+        to_square: u32,
+        promotion: Option<u8>,
+        drop: Option<u8>,
+    ) -> PyResult<Move> {
         if drop.is_some() {
-            return Err(PyValueError::new_err("drops are not supported (no variants)"));
+            return Err(PyValueError::new_err(
+                "drops are not supported (no variants)",
+            ));
         }
         let promotion = match promotion {
-            Some(p) => Some(Role::from_number(p).ok_or_else(|| PyValueError::new_err(format!("invalid promotion: {p}")))?),
+            Some(p) => Some(
+                Role::from_number(p)
+                    .ok_or_else(|| PyValueError::new_err(format!("invalid promotion: {p}")))?,
+            ),
             None => None,
         };
         Ok(Move {
@@ -75,11 +86,13 @@ impl Move {
     }
 
     #[getter]
+    #[allow(clippy::wrong_self_convention)] // python-chess's attribute name
     fn from_square(&self) -> usize {
         self.uci.from.index()
     }
 
     #[getter]
+    #[allow(clippy::wrong_self_convention)] // python-chess's attribute name
     fn to_square(&self) -> usize {
         self.uci.to.index()
     }
@@ -113,7 +126,9 @@ impl Move {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.downcast::<Move>().is_ok_and(|o| o.get().uci == self.uci)
+        other
+            .downcast::<Move>()
+            .is_ok_and(|o| o.get().uci == self.uci)
     }
 
     fn __hash__(&self) -> u64 {

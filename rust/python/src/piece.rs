@@ -18,7 +18,10 @@ pub struct Piece {
 
 impl Piece {
     pub(crate) fn from_core(piece: CorePiece) -> Piece {
-        Piece { piece_type: piece.role as u8, color: piece.color.is_white() }
+        Piece {
+            piece_type: piece.role as u8,
+            color: piece.color.is_white(),
+        }
     }
 
     fn core(&self) -> CorePiece {
@@ -34,7 +37,9 @@ impl Piece {
     #[new]
     fn new(piece_type: u8, color: bool) -> PyResult<Piece> {
         if Role::from_number(piece_type).is_none() {
-            return Err(PyValueError::new_err(format!("invalid piece type: {piece_type}")));
+            return Err(PyValueError::new_err(format!(
+                "invalid piece type: {piece_type}"
+            )));
         }
         Ok(Piece { piece_type, color })
     }
@@ -47,7 +52,9 @@ impl Piece {
             (Some(c), None) => CorePiece::from_char(c)
                 .map(Piece::from_core)
                 .ok_or_else(|| PyValueError::new_err(format!("invalid piece symbol: {symbol:?}"))),
-            _ => Err(PyValueError::new_err(format!("invalid piece symbol: {symbol:?}"))),
+            _ => Err(PyValueError::new_err(format!(
+                "invalid piece symbol: {symbol:?}"
+            ))),
         }
     }
 

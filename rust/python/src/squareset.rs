@@ -24,12 +24,12 @@ fn mask_of(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     let mut mask = 0u64;
     for item in value.try_iter()? {
         let sq: u32 = item?.extract()?;
-        mask |= Bitboard::from_square(square(sq)?).0;
+        mask |= Bitboard::from_square(parse_sq(sq)?).0;
     }
     Ok(mask)
 }
 
-fn square(sq: u32) -> PyResult<Square> {
+fn parse_sq(sq: u32) -> PyResult<Square> {
     Square::try_new(sq).ok_or_else(|| PyValueError::new_err(format!("square out of range: {sq}")))
 }
 
@@ -38,7 +38,9 @@ impl SquareSet {
     #[new]
     #[pyo3(signature = (squares = None))]
     fn new(squares: Option<&Bound<'_, PyAny>>) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: squares.map(mask_of).transpose()?.unwrap_or(0) })
+        Ok(SquareSet {
+            mask: squares.map(mask_of).transpose()?.unwrap_or(0),
+        })
     }
 
     #[getter]
@@ -48,17 +50,28 @@ impl SquareSet {
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let squares: Vec<usize> = Bitboard(self.mask).map(|s| s.index()).collect();
-        Ok(PyList::new(py, squares)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, squares)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     fn __reversed__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let mut squares: Vec<usize> = Bitboard(self.mask).map(|s| s.index()).collect();
         squares.reverse();
-        Ok(PyList::new(py, squares)?.into_any().try_iter()?.into_any().unbind())
+        Ok(PyList::new(py, squares)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
     }
 
     fn __contains__(&self, sq: &Bound<'_, PyAny>) -> bool {
-        sq.extract::<u32>().ok().and_then(Square::try_new).is_some_and(|s| Bitboard(self.mask).contains(s))
+        sq.extract::<u32>()
+            .ok()
+            .and_then(Square::try_new)
+            .is_some_and(|s| Bitboard(self.mask).contains(s))
     }
 
     fn __len__(&self) -> usize {
@@ -86,7 +99,9 @@ impl SquareSet {
     }
 
     fn __and__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.mask & mask_of(other)? })
+        Ok(SquareSet {
+            mask: self.mask & mask_of(other)?,
+        })
     }
 
     fn __rand__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
@@ -94,7 +109,9 @@ impl SquareSet {
     }
 
     fn __or__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.mask | mask_of(other)? })
+        Ok(SquareSet {
+            mask: self.mask | mask_of(other)?,
+        })
     }
 
     fn __ror__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
@@ -102,7 +119,9 @@ impl SquareSet {
     }
 
     fn __xor__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.mask ^ mask_of(other)? })
+        Ok(SquareSet {
+            mask: self.mask ^ mask_of(other)?,
+        })
     }
 
     fn __rxor__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
@@ -110,7 +129,9 @@ impl SquareSet {
     }
 
     fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
-        Ok(SquareSet { mask: self.mask & !mask_of(other)? })
+        Ok(SquareSet {
+            mask: self.mask & !mask_of(other)?,
+        })
     }
 
     fn __invert__(&self) -> SquareSet {
@@ -118,22 +139,22 @@ impl SquareSet {
     }
 
     /// Adds a square.
-    fn add(&mut self, sq: u32) -> PyResult<()> {
-        self.mask |= Bitboard::from_square(square(sq)?).0;
+    fn add(&mut self, square: u32) -> PyResult<()> {
+        self.mask |= Bitboard::from_square(parse_sq(square)?).0;
         Ok(())
     }
 
     /// Removes a square if present.
-    fn discard(&mut self, sq: u32) -> PyResult<()> {
-        self.mask &= !Bitboard::from_square(square(sq)?).0;
+    fn discard(&mut self, square: u32) -> PyResult<()> {
+        self.mask &= !Bitboard::from_square(parse_sq(square)?).0;
         Ok(())
     }
 
     /// Removes a square, raising :exc:`KeyError` if absent.
-    fn remove(&mut self, sq: u32) -> PyResult<()> {
-        let bb = Bitboard::from_square(square(sq)?).0;
+    fn remove(&mut self, square: u32) -> PyResult<()> {
+        let bb = Bitboard::from_square(parse_sq(square)?).0;
         if self.mask & bb == 0 {
-            return Err(PyKeyError::new_err(sq));
+            return Err(PyKeyError::new_err(square));
         }
         self.mask &= !bb;
         Ok(())
@@ -173,7 +194,11 @@ impl SquareSet {
         for rank in (0..8).rev() {
             for file in 0..8 {
                 let sq = Square::from_coords(file, rank);
-                out.push(if Bitboard(self.mask).contains(sq) { '1' } else { '.' });
+                out.push(if Bitboard(self.mask).contains(sq) {
+                    '1'
+                } else {
+                    '.'
+                });
                 if file < 7 {
                     out.push(' ');
                 }

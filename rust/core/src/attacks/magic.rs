@@ -13,7 +13,8 @@ include!(concat!(env!("OUT_DIR"), "/magics.rs"));
 
 #[inline]
 fn lookup(entry: &Magic, occupied: u64) -> u64 {
-    let index = entry.offset + ((occupied & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
+    let index =
+        entry.offset + ((occupied & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
     SLIDER_ATTACKS[index]
 }
 

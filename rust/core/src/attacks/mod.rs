@@ -31,7 +31,10 @@ const fn step_table(steps: &[(i8, i8)]) -> [u64; 64] {
 
 static KNIGHT_ATTACKS: [u64; 64] = step_table(&KNIGHT_JUMPS);
 static KING_ATTACKS: [u64; 64] = step_table(&KING_STEPS);
-static PAWN_ATTACKS: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
+static PAWN_ATTACKS: [[u64; 64]; 2] = [
+    step_table(&[(-1, 1), (1, 1)]),
+    step_table(&[(-1, -1), (1, -1)]),
+];
 
 /// `LINES[a][b]`: the whole line (rank, file or diagonal, edge to edge) through a and b, or 0.
 static LINES: [[u64; 64]; 64] = {
@@ -45,13 +48,11 @@ static LINES: [[u64; 64]; 64] = {
                 let rook = slider_attacks(a as u32, 0, &ROOK_DIRECTIONS);
                 let bishop = slider_attacks(a as u32, 0, &BISHOP_DIRECTIONS);
                 if rook & bb != 0 {
-                    table[a][b] = (rook & slider_attacks(b as u32, 0, &ROOK_DIRECTIONS))
-                        | (1 << a)
-                        | bb;
+                    table[a][b] =
+                        (rook & slider_attacks(b as u32, 0, &ROOK_DIRECTIONS)) | (1 << a) | bb;
                 } else if bishop & bb != 0 {
-                    table[a][b] = (bishop & slider_attacks(b as u32, 0, &BISHOP_DIRECTIONS))
-                        | (1 << a)
-                        | bb;
+                    table[a][b] =
+                        (bishop & slider_attacks(b as u32, 0, &BISHOP_DIRECTIONS)) | (1 << a) | bb;
                 }
             }
             b += 1;
@@ -167,8 +168,14 @@ mod tests {
         for occ in occupancies() {
             for sq in Square::ALL {
                 let i = sq.index() as u32;
-                assert_eq!(rook(sq, Bitboard(occ)).0, slider_attacks(i, occ, &ROOK_DIRECTIONS));
-                assert_eq!(bishop(sq, Bitboard(occ)).0, slider_attacks(i, occ, &BISHOP_DIRECTIONS));
+                assert_eq!(
+                    rook(sq, Bitboard(occ)).0,
+                    slider_attacks(i, occ, &ROOK_DIRECTIONS)
+                );
+                assert_eq!(
+                    bishop(sq, Bitboard(occ)).0,
+                    slider_attacks(i, occ, &BISHOP_DIRECTIONS)
+                );
             }
         }
     }
@@ -176,9 +183,15 @@ mod tests {
     #[test]
     fn relevant_occupancy_leaves_out_the_edges() {
         // A rook in the corner: 6 squares up the file and 6 along the rank matter.
-        assert_eq!(reference::relevant_occupancy(0, &ROOK_DIRECTIONS).count_ones(), 12);
+        assert_eq!(
+            reference::relevant_occupancy(0, &ROOK_DIRECTIONS).count_ones(),
+            12
+        );
         // A bishop in the centre: 9 squares (the four diagonals, minus edge squares).
-        assert_eq!(reference::relevant_occupancy(27, &BISHOP_DIRECTIONS).count_ones(), 9);
+        assert_eq!(
+            reference::relevant_occupancy(27, &BISHOP_DIRECTIONS).count_ones(),
+            9
+        );
     }
 
     #[test]
@@ -197,7 +210,13 @@ mod tests {
         assert_eq!(knight(sq("a1")).count(), 2);
         assert_eq!(knight(sq("d4")).count(), 8);
         assert_eq!(king(sq("h8")).count(), 3);
-        assert_eq!(pawn(Color::White, sq("a2")), Bitboard::from_square(sq("b3")));
-        assert_eq!(pawn(Color::Black, sq("h7")), Bitboard::from_square(sq("g6")));
+        assert_eq!(
+            pawn(Color::White, sq("a2")),
+            Bitboard::from_square(sq("b3"))
+        );
+        assert_eq!(
+            pawn(Color::Black, sq("h7")),
+            Bitboard::from_square(sq("g6"))
+        );
     }
 }

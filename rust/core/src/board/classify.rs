@@ -23,7 +23,8 @@ impl Board {
     /// Does `m` reset the fifty-move counter (a pawn move or a capture)?
     pub fn is_zeroing_move(&self, m: UciMove) -> bool {
         let touched = Bitboard::from_square(m.from) ^ Bitboard::from_square(m.to);
-        (touched & self.by_role(Role::Pawn)).nonempty() || (touched & self.by_color(!self.turn())).nonempty()
+        (touched & self.by_role(Role::Pawn)).nonempty()
+            || (touched & self.by_color(!self.turn())).nonempty()
     }
 
     /// Is `m` castling: a king moving two files or onto one of its own rooks?
@@ -31,7 +32,8 @@ impl Board {
         if !self.pieces(self.turn(), Role::King).contains(m.from) {
             return false;
         }
-        m.from.file().abs_diff(m.to.file()) > 1 || self.pieces(self.turn(), Role::Rook).contains(m.to)
+        m.from.file().abs_diff(m.to.file()) > 1
+            || self.pieces(self.turn(), Role::Rook).contains(m.to)
     }
 
     /// Does `m` lose castling rights (moving the king, or moving or capturing a castling rook)?
@@ -49,6 +51,8 @@ impl Board {
 
     /// Is `m` irreversible: zeroing, losing castling rights, or giving up a legal en passant?
     pub fn is_irreversible_move(&self, m: UciMove) -> bool {
-        self.is_zeroing_move(m) || self.reduces_castling_rights(m) || self.legal_ep_square().is_some()
+        self.is_zeroing_move(m)
+            || self.reduces_castling_rights(m)
+            || self.legal_ep_square().is_some()
     }
 }

@@ -41,7 +41,10 @@ impl Board {
         let mover = Piece { color: us, role };
         match m.kind {
             MoveKind::Castle => {
-                let rook = Piece { color: us, role: Role::Rook };
+                let rook = Piece {
+                    color: us,
+                    role: Role::Rook,
+                };
                 self.remove(m.from, mover);
                 self.remove(m.to, rook);
                 self.put(m.castle_king_target(), mover);
@@ -49,7 +52,13 @@ impl Board {
             }
             MoveKind::EnPassant => {
                 let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
-                self.remove(victim, Piece { color: !us, role: Role::Pawn });
+                self.remove(
+                    victim,
+                    Piece {
+                        color: !us,
+                        role: Role::Pawn,
+                    },
+                );
                 self.remove(m.from, mover);
                 self.put(m.to, mover);
                 self.halfmove_clock = 0;
@@ -62,12 +71,24 @@ impl Board {
             }
             MoveKind::Normal | MoveKind::Promotion(_) => {
                 if let Some(captured) = self.role_at(m.to) {
-                    self.remove(m.to, Piece { color: !us, role: captured });
+                    self.remove(
+                        m.to,
+                        Piece {
+                            color: !us,
+                            role: captured,
+                        },
+                    );
                     self.halfmove_clock = 0;
                 }
                 self.remove(m.from, mover);
                 let placed = m.promotion().unwrap_or(role);
-                self.put(m.to, Piece { color: us, role: placed });
+                self.put(
+                    m.to,
+                    Piece {
+                        color: us,
+                        role: placed,
+                    },
+                );
                 if role == Role::Pawn {
                     self.halfmove_clock = 0;
                 }

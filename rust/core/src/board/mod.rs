@@ -127,7 +127,9 @@ impl Board {
         if !self.occupied().contains(sq) {
             return None;
         }
-        Role::ALL.into_iter().find(|&role| self.by_role(role).contains(sq))
+        Role::ALL
+            .into_iter()
+            .find(|&role| self.by_role(role).contains(sq))
     }
 
     /// The colour of the piece on `sq`, if any.

@@ -264,7 +264,13 @@ impl Board {
                 list.push(Move::new(from, to, MoveKind::Normal));
             }
         }
-        self.generate_pawn_moves(&mut list, Bitboard::FULL, !ours, &|_| Bitboard::FULL, Bitboard::FULL);
+        self.generate_pawn_moves(
+            &mut list,
+            Bitboard::FULL,
+            !ours,
+            &|_| Bitboard::FULL,
+            Bitboard::FULL,
+        );
         // generate_pawn_moves filtered en passant for safety; add the unsafe ones back.
         if let Some(ep) = self.ep_square {
             for from in self.ep_capturers(ep) {
@@ -291,12 +297,16 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::Board;
     use crate::types::Bitboard;
+    use crate::Board;
 
     #[test]
     fn masked_generation_partitions_the_moves() {
-        let board = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false).unwrap();
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
         let all = board.legal_moves().len();
         let mask = Bitboard(0x0000_00ff_0000_ffff);
         let part = board.legal_moves_masked(mask, Bitboard::FULL).len()
@@ -310,7 +320,11 @@ mod tests {
 
     #[test]
     fn every_legal_move_is_pseudo_legal_and_safe() {
-        let board = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false).unwrap();
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
         let pseudo = board.pseudo_legal_moves();
         for m in board.legal_moves().iter() {
             assert!(pseudo.contains(m), "{m:?}");

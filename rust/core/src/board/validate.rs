@@ -56,12 +56,22 @@ impl Setup {
         ];
         for (file, role) in back.into_iter().enumerate() {
             let file = file as u8;
-            setup.pieces[Square::from_coords(file, 0).index()] = Some(Piece { color: Color::White, role });
-            setup.pieces[Square::from_coords(file, 1).index()] =
-                Some(Piece { color: Color::White, role: Role::Pawn });
-            setup.pieces[Square::from_coords(file, 6).index()] =
-                Some(Piece { color: Color::Black, role: Role::Pawn });
-            setup.pieces[Square::from_coords(file, 7).index()] = Some(Piece { color: Color::Black, role });
+            setup.pieces[Square::from_coords(file, 0).index()] = Some(Piece {
+                color: Color::White,
+                role,
+            });
+            setup.pieces[Square::from_coords(file, 1).index()] = Some(Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            });
+            setup.pieces[Square::from_coords(file, 6).index()] = Some(Piece {
+                color: Color::Black,
+                role: Role::Pawn,
+            });
+            setup.pieces[Square::from_coords(file, 7).index()] = Some(Piece {
+                color: Color::Black,
+                role,
+            });
         }
         setup.castling = Bitboard(0x8100_0000_0000_0081);
         setup
@@ -111,13 +121,21 @@ impl fmt::Display for PositionError {
         match self {
             PositionError::Empty => write!(f, "the board is empty"),
             PositionError::MissingKing(c) => write!(f, "there is no {} king", color_name(*c)),
-            PositionError::TooManyKings(c) => write!(f, "there is more than one {} king", color_name(*c)),
+            PositionError::TooManyKings(c) => {
+                write!(f, "there is more than one {} king", color_name(*c))
+            }
             PositionError::PawnsOnBackrank(sq) => write!(f, "pawn on the back rank ({sq})"),
             PositionError::BadCastlingRights => {
-                write!(f, "castling rights without the king and rook in their places")
+                write!(
+                    f,
+                    "castling rights without the king and rook in their places"
+                )
             }
             PositionError::InvalidEpSquare(sq) => {
-                write!(f, "en-passant square {sq} does not follow a double pawn step")
+                write!(
+                    f,
+                    "en-passant square {sq} does not follow a double pawn step"
+                )
             }
             PositionError::OppositeCheck => write!(f, "the side not to move is in check"),
         }
@@ -172,7 +190,10 @@ impl Board {
             }
             board.ep_square = Some(ep);
         }
-        if board.attackers(board.king_of(!board.turn), board.turn).nonempty() {
+        if board
+            .attackers(board.king_of(!board.turn), board.turn)
+            .nonempty()
+        {
             return Err(PositionError::OppositeCheck);
         }
         board.piece_key = board.compute_piece_key();

@@ -40,7 +40,9 @@ impl std::fmt::Display for EpdError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EpdError::Fen(e) => write!(f, "{e}"),
-            EpdError::Operation(epd, why) => write!(f, "invalid epd {}: {why}", crate::error::py_repr(epd)),
+            EpdError::Operation(epd, why) => {
+                write!(f, "invalid epd {}: {why}", crate::error::py_repr(epd))
+            }
         }
     }
 }
@@ -78,7 +80,10 @@ fn is_epd_space(c: char) -> bool {
 fn validate_opcode(opcode: &str) -> Result<(), String> {
     match opcode.chars().next() {
         Some(c) if c.is_alphabetic() => Ok(()),
-        _ => Err(format!("expected epd opcode to start with a letter, got {}", crate::error::py_repr(opcode))),
+        _ => Err(format!(
+            "expected epd opcode to start with a letter, got {}",
+            crate::error::py_repr(opcode)
+        )),
     }
 }
 
@@ -133,13 +138,21 @@ fn tokenize_operations(text: &str) -> Result<Vec<(String, RawOperand)>, String> 
                 }
                 Some(c) => {
                     operand = c.to_string();
-                    state = if "+-.0123456789".contains(c) { State::Numeric } else { State::San };
+                    state = if "+-.0123456789".contains(c) {
+                        State::Numeric
+                    } else {
+                        State::San
+                    };
                 }
             },
             State::Numeric | State::San => match ch {
                 None | Some(';') => {
                     let raw = std::mem::take(&mut operand);
-                    let value = if state == State::Numeric { RawOperand::Number(raw) } else { RawOperand::Moves(raw) };
+                    let value = if state == State::Numeric {
+                        RawOperand::Number(raw)
+                    } else {
+                        RawOperand::Moves(raw)
+                    };
                     set(&mut ops, &mut opcode, value);
                     state = State::Opcode;
                 }
@@ -147,7 +160,11 @@ fn tokenize_operations(text: &str) -> Result<Vec<(String, RawOperand)>, String> 
             },
             State::Text => match ch {
                 None | Some('"') => {
-                    set(&mut ops, &mut opcode, RawOperand::Text(std::mem::take(&mut operand)));
+                    set(
+                        &mut ops,
+                        &mut opcode,
+                        RawOperand::Text(std::mem::take(&mut operand)),
+                    );
                     state = State::Opcode;
                 }
                 Some('\\') => state = State::Escape,
@@ -155,7 +172,11 @@ fn tokenize_operations(text: &str) -> Result<Vec<(String, RawOperand)>, String> 
             },
             State::Escape => match ch {
                 None => {
-                    set(&mut ops, &mut opcode, RawOperand::Text(std::mem::take(&mut operand)));
+                    set(
+                        &mut ops,
+                        &mut opcode,
+                        RawOperand::Text(std::mem::take(&mut operand)),
+                    );
                     state = State::Opcode;
                 }
                 Some(c) => {
@@ -206,7 +227,13 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
         RawOperand::Empty => Operand::Empty,
         RawOperand::Text(text) => Operand::Text(text),
         RawOperand::Number(text) => {
-            let invalid = || format!("invalid numeric operand for epd operation {}: {}", crate::error::py_repr(opcode), crate::error::py_repr(&text));
+            let invalid = || {
+                format!(
+                    "invalid numeric operand for epd operation {}: {}",
+                    crate::error::py_repr(opcode),
+                    crate::error::py_repr(&text)
+                )
+            };
             if text.contains(['.', 'e', 'E']) {
                 Operand::Float(parse_float(&text).ok_or_else(invalid)?)
             } else {
@@ -225,7 +252,9 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
                 Operand::Moves(line)
             }
             "bm" | "am" => Operand::Moves(
-                crate::notation::fen::py_split(&text).map(|t| san(board, t)).collect::<Result<_, _>>()?,
+                crate::notation::fen::py_split(&text)
+                    .map(|t| san(board, t))
+                    .collect::<Result<_, _>>()?,
             ),
             _ => Operand::Move(san(board, &text)?),
         },
@@ -272,7 +301,11 @@ pub fn parse_epd(epd: &str, chess960: bool) -> Result<(Board, Vec<(String, Opera
         parsed.push((opcode, value));
     }
     let find = |name: &str| parsed.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-    let fen = format!("{position} {} {}", clock_text(find("hmvc"), "0"), clock_text(find("fmvn"), "1"));
+    let fen = format!(
+        "{position} {} {}",
+        clock_text(find("hmvc"), "0"),
+        clock_text(find("fmvn"), "1")
+    );
     let board = Board::from_fen(&fen, chess960).map_err(EpdError::Fen)?;
     Ok((board, parsed))
 }
@@ -291,7 +324,10 @@ mod tests {
         assert_eq!(board.halfmove_clock(), 3);
         assert_eq!(ops[0].0, "bm");
         assert!(matches!(&ops[0].1, Operand::Moves(moves) if moves.len() == 2));
-        assert_eq!(ops[1], ("id".to_string(), Operand::Text("test 1".to_string())));
+        assert_eq!(
+            ops[1],
+            ("id".to_string(), Operand::Text("test 1".to_string()))
+        );
         assert_eq!(ops[2], ("acd".to_string(), Operand::Integer(12)));
         assert_eq!(ops[3], ("ce".to_string(), Operand::Float(0.5)));
     }

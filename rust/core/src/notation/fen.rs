@@ -40,15 +40,12 @@ pub(crate) fn py_split(text: &str) -> impl Iterator<Item = &str> {
 /// The digit zero of every run of Unicode decimal digits (category Nd, Unicode 14 as in
 /// CPython 3.11): Python's `int()` reads all of them, so FEN clocks may use them too.
 const DECIMAL_ZEROS: [u32; 66] = [
-    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6,
-    0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50, 0xed0,
-    0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80,
-    0x1a90, 0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900,
-    0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30, 0x11066,
-    0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0,
-    0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0,
-    0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0,
-    0x1e950, 0x1fbf0,
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66,
+    0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90,
+    0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10,
+    0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650,
+    0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50,
+    0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
 ];
 
 /// The value of a Unicode decimal digit, as Python's `int()` sees it.
@@ -71,7 +68,11 @@ pub(crate) fn parse_py_int(text: &str) -> Result<i64, &'static str> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
         return Err("is not a whole number");
     }
     let mut value: i64 = 0;
@@ -86,7 +87,11 @@ pub(crate) fn parse_py_int(text: &str) -> Result<i64, &'static str> {
 }
 
 fn parse_clock(text: &str, which: &'static str) -> Result<u64, FenErrorKind> {
-    let error = |why| FenErrorKind::Clock { which, text: text.to_string(), why };
+    let error = |why| FenErrorKind::Clock {
+        which,
+        text: text.to_string(),
+        why,
+    };
     let value = parse_py_int(text).map_err(error)?;
     if value < 0 {
         return Err(error("cannot be negative"));
@@ -98,7 +103,11 @@ fn parse_clock(text: &str, which: &'static str) -> Result<u64, FenErrorKind> {
 /// position is reported as such whatever its clocks say.
 fn check_clock(value: u64, which: &'static str) -> Result<(), FenErrorKind> {
     if value > MAX_CLOCK as u64 {
-        return Err(FenErrorKind::Clock { which, text: value.to_string(), why: "is too large (at most 2147483647)" });
+        return Err(FenErrorKind::Clock {
+            which,
+            text: value.to_string(),
+            why: "is too large (at most 2147483647)",
+        });
     }
     Ok(())
 }
@@ -110,14 +119,20 @@ fn piece_from_char(c: char) -> Option<Piece> {
         return None;
     };
     let role = Role::from_char(l)?;
-    Some(Piece { color: Color::from_white(c.is_uppercase()), role })
+    Some(Piece {
+        color: Color::from_white(c.is_uppercase()),
+        role,
+    })
 }
 
 /// Parses the placement field into `setup`.
 fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
     let rows: Vec<&str> = part.split('/').collect();
     if rows.len() != 8 {
-        return Err(format!("expected 8 rows in the placement, got {}", rows.len()));
+        return Err(format!(
+            "expected 8 rows in the placement, got {}",
+            rows.len()
+        ));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = 7 - i as u8;
@@ -127,16 +142,24 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
         for c in row.chars() {
             if ('1'..='8').contains(&c) {
                 if previous_was_digit {
-                    return Err(format!("two digits in a row in rank {}: {}", rank + 1, py_repr(row)));
+                    return Err(format!(
+                        "two digits in a row in rank {}: {}",
+                        rank + 1,
+                        py_repr(row)
+                    ));
                 }
                 file += c.to_digit(10).unwrap_or(0);
                 previous_was_digit = true;
                 previous_was_piece = false;
             } else if c == '~' {
                 if !previous_was_piece {
-                    return Err(format!("'~' not after a piece in rank {}: {}", rank + 1, py_repr(row)));
+                    return Err(format!(
+                        "'~' not after a piece in rank {}: {}",
+                        rank + 1,
+                        py_repr(row)
+                    ));
                 }
-                if file >= 1 && file <= 8 {
+                if (1..=8).contains(&file) {
                     let sq = Square::from_coords(file as u8 - 1, rank);
                     setup.promoted = setup.promoted.with(sq);
                 }
@@ -150,11 +173,18 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
                 previous_was_digit = false;
                 previous_was_piece = true;
             } else {
-                return Err(format!("invalid character {} in the placement", py_repr(&c.to_string())));
+                return Err(format!(
+                    "invalid character {} in the placement",
+                    py_repr(&c.to_string())
+                ));
             }
         }
         if file != 8 {
-            return Err(format!("expected 8 squares in rank {}, got {file}: {}", rank + 1, py_repr(row)));
+            return Err(format!(
+                "expected 8 squares in rank {}, got {file}: {}",
+                rank + 1,
+                py_repr(row)
+            ));
         }
     }
     Ok(())
@@ -165,9 +195,15 @@ fn castling_field_is_well_formed(field: &str) -> bool {
     if field == "-" {
         return true;
     }
-    let upper = field.chars().take_while(|c| matches!(c, 'K' | 'Q' | 'A'..='H')).count();
+    let upper = field
+        .chars()
+        .take_while(|c| matches!(c, 'K' | 'Q' | 'A'..='H'))
+        .count();
     let rest = &field[upper..];
-    let lower = rest.chars().take_while(|c| matches!(c, 'k' | 'q' | 'a'..='h')).count();
+    let lower = rest
+        .chars()
+        .take_while(|c| matches!(c, 'k' | 'q' | 'a'..='h'))
+        .count();
     upper <= 2 && lower <= 2 && lower == rest.len()
 }
 
@@ -204,7 +240,10 @@ fn resolve_castling(field: &str, setup: &Setup) -> Bitboard {
 /// Parses a FEN into an unvalidated [`Setup`]. Missing trailing fields take python-chess's
 /// defaults (`w - - 0 1`).
 pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {
-    let error = |kind| FenError { fen: fen.to_string(), kind };
+    let error = |kind| FenError {
+        fen: fen.to_string(),
+        kind,
+    };
     let parts: Vec<&str> = py_split(fen).collect();
     let mut setup = Setup::empty();
     let Some(placement) = parts.first() else {
@@ -223,7 +262,8 @@ pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {
     }
     if let Some(&ep) = parts.get(3) {
         if ep != "-" {
-            let sq = Square::parse(ep).ok_or_else(|| error(FenErrorKind::EpSquare(ep.to_string())))?;
+            let sq =
+                Square::parse(ep).ok_or_else(|| error(FenErrorKind::EpSquare(ep.to_string())))?;
             setup.ep_square = Some(sq);
         }
     }
@@ -245,8 +285,12 @@ impl Board {
     /// Parses and validates a FEN.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
         let setup = parse_fen(fen)?;
-        let error = |kind| FenError { fen: fen.to_string(), kind };
-        let board = Board::from_setup(&setup, chess960).map_err(|p| error(FenErrorKind::Position(p)))?;
+        let error = |kind| FenError {
+            fen: fen.to_string(),
+            kind,
+        };
+        let board =
+            Board::from_setup(&setup, chess960).map_err(|p| error(FenErrorKind::Position(p)))?;
         check_clock(setup.halfmove_clock, "half-move clock").map_err(error)?;
         check_clock(setup.fullmove_number, "fullmove number").map_err(error)?;
         Ok(board)
@@ -294,7 +338,9 @@ impl Board {
                     file_letter
                 } else {
                     let a_side = rook.file() < king.file();
-                    let outer_rook = rooks.without(rook).any(|other| (other.file() < rook.file()) == a_side);
+                    let outer_rook = rooks
+                        .without(rook)
+                        .any(|other| (other.file() < rook.file()) == a_side);
                     if outer_rook {
                         file_letter
                     } else if a_side {
@@ -303,7 +349,11 @@ impl Board {
                         'k'
                     }
                 };
-                out.push(if color.is_white() { letter.to_ascii_uppercase() } else { letter });
+                out.push(if color.is_white() {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
             }
         }
         if out.is_empty() {
@@ -317,7 +367,9 @@ impl Board {
         match mode {
             EpMode::Legal => self.legal_ep_square(),
             EpMode::Always => self.ep_square(),
-            EpMode::PseudoLegal => self.ep_square().filter(|&ep| self.ep_capturers(ep).nonempty()),
+            EpMode::PseudoLegal => self
+                .ep_square()
+                .filter(|&ep| self.ep_capturers(ep).nonempty()),
         }
     }
 
@@ -338,7 +390,12 @@ impl Board {
 
     /// The full FEN with the given castling style and en-passant mode.
     pub fn fen_with(&self, shredder: bool, mode: EpMode) -> String {
-        format!("{} {} {}", self.epd_with(shredder, mode), self.halfmove_clock(), self.fullmove_number())
+        format!(
+            "{} {} {}",
+            self.epd_with(shredder, mode),
+            self.halfmove_clock(),
+            self.fullmove_number()
+        )
     }
 
     /// The FEN as python-chess's `fen()` writes it by default.
@@ -368,7 +425,10 @@ mod tests {
     #[test]
     fn missing_fields_take_defaults() {
         let board = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", false).unwrap();
-        assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+        assert_eq!(
+            board.fen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+        );
     }
 
     #[test]
@@ -402,20 +462,62 @@ mod tests {
         let cases = [
             ("", "empty"),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "8 rows"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "8 squares"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "invalid character"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1", "castling"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "en-passant"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "half-move"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "negative"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", "at most 6"),
-            ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "no black king"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", "more than one white king"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w kq - 0 1", "back rank"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1", "castling rights"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "en-passant square e6"),
-            ("rnbqkbnr/ppppQppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", "not to move is in check"),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+                "8 squares",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+                "invalid character",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                "side to move",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1",
+                "castling",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                "en-passant",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+                "half-move",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
+                "negative",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x",
+                "at most 6",
+            ),
+            (
+                "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+                "no black king",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1",
+                "more than one white king",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w kq - 0 1",
+                "back rank",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1",
+                "castling rights",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+                "en-passant square e6",
+            ),
+            (
+                "rnbqkbnr/ppppQppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+                "not to move is in check",
+            ),
         ];
         for (fen, needle) in cases {
             let err = Board::from_fen(fen, false).unwrap_err().to_string();

@@ -45,9 +45,14 @@ pub enum San {
 impl San {
     /// Reads a SAN (python-chess's `SAN_REGEX` plus its castling and null spellings).
     pub fn parse(text: &str) -> Result<San, MoveError> {
-        let invalid = || MoveError::Invalid { text: text.to_string(), notation: "san" };
+        let invalid = || MoveError::Invalid {
+            text: text.to_string(),
+            notation: "san",
+        };
         match text {
-            "O-O" | "O-O+" | "O-O#" | "0-0" | "0-0+" | "0-0#" => return Ok(San::Castle { king_side: true }),
+            "O-O" | "O-O+" | "O-O#" | "0-0" | "0-0+" | "0-0#" => {
+                return Ok(San::Castle { king_side: true })
+            }
             "O-O-O" | "O-O-O+" | "O-O-O#" | "0-0-0" | "0-0-0+" | "0-0-0#" => {
                 return Ok(San::Castle { king_side: false })
             }
@@ -110,7 +115,13 @@ impl San {
         if !rest.is_empty() {
             return Err(invalid());
         }
-        Ok(San::Normal { role, file, rank, to, promotion })
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -139,7 +150,12 @@ impl Board {
 
     fn algebraic_without_suffix(&self, m: Move, long: bool) -> String {
         if m.is_castle() {
-            return if m.to.file() < m.from.file() { "O-O-O" } else { "O-O" }.to_string();
+            return if m.to.file() < m.from.file() {
+                "O-O-O"
+            } else {
+                "O-O"
+            }
+            .to_string();
         }
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let capture = m.is_en_passant() || self.by_color(!self.turn()).contains(m.to);
@@ -188,7 +204,10 @@ impl Board {
 
     /// Resolves a parsed SAN against this position (python-chess's `parse_san`).
     pub fn resolve_san(&self, text: &str, san: San) -> Result<Option<Move>, MoveError> {
-        let illegal = || MoveError::Illegal { text: text.to_string(), fen: self.fen() };
+        let illegal = || MoveError::Illegal {
+            text: text.to_string(),
+            fen: self.fen(),
+        };
         let (role, file, rank, to, promotion) = match san {
             San::Null => return Ok(None),
             San::Castle { king_side } => {
@@ -201,7 +220,13 @@ impl Board {
                     .map(Some)
                     .ok_or_else(illegal);
             }
-            San::Normal { role, file, rank, to, promotion } => (role, file, rank, to, promotion),
+            San::Normal {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+            } => (role, file, rank, to, promotion),
         };
         let to_mask = Bitboard::from_square(to) & !self.by_color(self.turn());
         let mut from_mask = Bitboard::FULL;
@@ -218,12 +243,17 @@ impl Board {
                 // reaching the back rank without a promotion letter becomes a queen.
                 let from = Square::from_coords(file, rank);
                 let is_pawn = self.pieces(self.turn(), Role::Pawn).contains(from);
-                let implied = if promotion.is_none() && is_pawn && Bitboard::BACKRANKS.contains(to) {
+                let implied = if promotion.is_none() && is_pawn && Bitboard::BACKRANKS.contains(to)
+                {
                     Some(Role::Queen)
                 } else {
                     promotion
                 };
-                let uci = crate::UciMove { from, to, promotion: implied };
+                let uci = crate::UciMove {
+                    from,
+                    to,
+                    promotion: implied,
+                };
                 let m = self.find_legal(uci).ok_or_else(illegal)?;
                 return if m.promotion() == promotion {
                     Ok(Some(m))
@@ -244,7 +274,10 @@ impl Board {
                 continue;
             }
             if matched.is_some() {
-                return Err(MoveError::Ambiguous { text: text.to_string(), fen: self.fen() });
+                return Err(MoveError::Ambiguous {
+                    text: text.to_string(),
+                    fen: self.fen(),
+                });
             }
             matched = Some(*m);
         }
@@ -305,11 +338,17 @@ mod tests {
     #[test]
     fn errors_are_typed() {
         let b = board("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
-        assert!(matches!(b.parse_san("Nd2"), Err(MoveError::Ambiguous { .. })));
+        assert!(matches!(
+            b.parse_san("Nd2"),
+            Err(MoveError::Ambiguous { .. })
+        ));
         assert!(matches!(b.parse_san("Nd3"), Err(MoveError::Illegal { .. })));
         assert!(matches!(b.parse_san("O-O"), Err(MoveError::Illegal { .. })));
         for garbage in ["", "N", "Nz9", "xx", "e4e4e4", "Ké4", "Qd"] {
-            assert!(matches!(b.parse_san(garbage), Err(MoveError::Invalid { .. })), "{garbage}");
+            assert!(
+                matches!(b.parse_san(garbage), Err(MoveError::Invalid { .. })),
+                "{garbage}"
+            );
         }
     }
 }

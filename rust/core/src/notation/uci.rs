@@ -43,7 +43,10 @@ impl UciMove {
 
     /// Reads `e2e4`, `a7a8q` or `0000` (python-chess's `Move.from_uci`).
     pub fn parse(text: &str) -> Result<UciMove, MoveError> {
-        let invalid = || MoveError::Invalid { text: text.to_string(), notation: "uci" };
+        let invalid = || MoveError::Invalid {
+            text: text.to_string(),
+            notation: "uci",
+        };
         if text == "0000" {
             return Ok(UciMove::NULL);
         }
@@ -59,7 +62,11 @@ impl UciMove {
         if from == to {
             return Err(invalid());
         }
-        Ok(UciMove { from, to, promotion })
+        Ok(UciMove {
+            from,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -69,7 +76,10 @@ pub fn is_drop(text: &str) -> bool {
     match text.as_bytes() {
         [piece, b'@', square @ ..] => {
             Role::from_char((*piece as char).to_ascii_lowercase()).is_some()
-                && std::str::from_utf8(square).ok().and_then(Square::parse).is_some()
+                && std::str::from_utf8(square)
+                    .ok()
+                    .and_then(Square::parse)
+                    .is_some()
         }
         _ => false,
     }
@@ -96,7 +106,11 @@ impl Board {
         } else {
             m.to
         };
-        UciMove { from: m.from, to, promotion: m.promotion() }
+        UciMove {
+            from: m.from,
+            to,
+            promotion: m.promotion(),
+        }
     }
 
     /// Does the legal move `m` match `uci` under python-chess's `is_legal` rules? Castling
@@ -130,7 +144,10 @@ impl Board {
         if uci.is_null() {
             return None;
         }
-        self.pseudo_legal_moves().iter().copied().find(|&m| self.matches(m, uci))
+        self.pseudo_legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| self.matches(m, uci))
     }
 
     /// python-chess's `_to_chess960`: `e1g1`/`e1c1` (and the black ones) with a king on e1
@@ -151,13 +168,20 @@ impl Board {
         if self.role_at(uci.to) == Some(Role::Rook) {
             return uci;
         }
-        UciMove { from: uci.from, to: Square::from_coords(rook_file, rank), promotion: None }
+        UciMove {
+            from: uci.from,
+            to: Square::from_coords(rook_file, rank),
+            promotion: None,
+        }
     }
 
     /// The legal move for a UCI move given to `push`/`parse_uci` (castling spelled either way).
     pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
         self.find_legal(self.normalize_castling(uci))
-            .ok_or_else(|| MoveError::Illegal { text: uci.to_string(), fen: self.fen() })
+            .ok_or_else(|| MoveError::Illegal {
+                text: uci.to_string(),
+                fen: self.fen(),
+            })
     }
 }
 
@@ -168,10 +192,15 @@ mod tests {
     #[test]
     fn parses_like_python_chess() {
         assert_eq!(UciMove::parse("e2e4").unwrap().to_string(), "e2e4");
-        assert_eq!(UciMove::parse("a7a8q").unwrap().promotion, Some(Role::Queen));
+        assert_eq!(
+            UciMove::parse("a7a8q").unwrap().promotion,
+            Some(Role::Queen)
+        );
         assert_eq!(UciMove::parse("a7a8k").unwrap().promotion, Some(Role::King));
         assert!(UciMove::parse("0000").unwrap().is_null());
-        for bad in ["", "e2", "e2e2", "e2e9", "e2e4x", "e2e4qq", "é2e4", "E2E4", "e2e4Q"] {
+        for bad in [
+            "", "e2", "e2e2", "e2e9", "e2e4x", "e2e4qq", "é2e4", "E2E4", "e2e4Q",
+        ] {
             assert!(UciMove::parse(bad).is_err(), "{bad}");
         }
     }
@@ -181,13 +210,23 @@ mod tests {
         let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
         let short = board.resolve_uci(UciMove::parse("e1g1").unwrap()).unwrap();
         assert!(short.is_castle());
-        assert_eq!(board.resolve_uci(UciMove::parse("e1h1").unwrap()).unwrap(), short);
+        assert_eq!(
+            board.resolve_uci(UciMove::parse("e1h1").unwrap()).unwrap(),
+            short
+        );
         assert_eq!(board.uci(short).to_string(), "e1g1");
         let mut chess960 = board.clone();
         chess960.set_chess960(true);
         assert_eq!(chess960.uci(short).to_string(), "e1h1");
-        assert!(chess960.find_legal(UciMove::parse("e1g1").unwrap()).is_none());
-        assert_eq!(chess960.resolve_uci(UciMove::parse("e1g1").unwrap()).unwrap(), short);
+        assert!(chess960
+            .find_legal(UciMove::parse("e1g1").unwrap())
+            .is_none());
+        assert_eq!(
+            chess960
+                .resolve_uci(UciMove::parse("e1g1").unwrap())
+                .unwrap(),
+            short
+        );
     }
 
     #[test]

@@ -205,7 +205,10 @@ mod tests {
 
     #[test]
     fn square_colours_partition_the_board() {
-        assert_eq!(Bitboard::DARK_SQUARES | Bitboard::LIGHT_SQUARES, Bitboard::FULL);
+        assert_eq!(
+            Bitboard::DARK_SQUARES | Bitboard::LIGHT_SQUARES,
+            Bitboard::FULL
+        );
         assert!(Bitboard::DARK_SQUARES.contains(Square::new(0)));
         assert!(Bitboard::LIGHT_SQUARES.contains(Square::new(7)));
     }

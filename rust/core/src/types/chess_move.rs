@@ -76,14 +76,22 @@ impl Move {
     /// The square the king lands on when castling (the g- or c-file of its rank).
     #[inline]
     pub const fn castle_king_target(self) -> Square {
-        let file = if self.to.file() > self.from.file() { 6 } else { 2 };
+        let file = if self.to.file() > self.from.file() {
+            6
+        } else {
+            2
+        };
         Square::from_coords(file, self.from.rank())
     }
 
     /// The square the rook lands on when castling (the f- or d-file of its rank).
     #[inline]
     pub const fn castle_rook_target(self) -> Square {
-        let file = if self.to.file() > self.from.file() { 5 } else { 3 };
+        let file = if self.to.file() > self.from.file() {
+            5
+        } else {
+            3
+        };
         Square::from_coords(file, self.from.rank())
     }
 }

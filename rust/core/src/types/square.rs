@@ -129,6 +129,9 @@ mod tests {
     fn colours_and_flips() {
         assert!(Square::parse("a1").unwrap().is_dark());
         assert!(!Square::parse("h1").unwrap().is_dark());
-        assert_eq!(Square::parse("c2").unwrap().flip_vertical(), Square::parse("c7").unwrap());
+        assert_eq!(
+            Square::parse("c2").unwrap().flip_vertical(),
+            Square::parse("c7").unwrap()
+        );
     }
 }
