@@ -1,7 +1,7 @@
 """Type stubs for the native module ``pychess_rs._core`` (the Rust bindings)."""
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Union, final
+from typing import Any, final
 
 from .outcome import Outcome
 
