@@ -886,3 +886,13 @@ def test_perft_from_threads_agrees():
     for t in threads:
         t.join()
     assert results == {i: 2039 for i in range(4)}
+
+
+def test_chess960_start_positions_match_python_chess() -> None:
+    for n in range(960):
+        ours = chess.Board.from_chess960_pos(n)
+        theirs = pychess_oracle.Board.from_chess960_pos(n)
+        assert ours.fen() == theirs.fen(), n
+        assert ours.chess960
+    with pytest.raises(ValueError):
+        chess.Board.from_chess960_pos(960)

@@ -230,6 +230,23 @@ impl Board {
         Ok((Py::new(py, wrapped)?.into_any(), dict.into_any().unbind()))
     }
 
+    /// Chess960 starting position by Scharnagl number (0..960; 518 is the standard one).
+    ///
+    /// :raises: :exc:`ValueError` if the number is out of range.
+    #[staticmethod]
+    fn from_chess960_pos(scharnagl: u32) -> PyResult<Board> {
+        let setup = Setup::chess960(scharnagl).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "chess960 position index not 0 <= {scharnagl} <= 959"
+            ))
+        })?;
+        let board = CoreBoard::from_setup(&setup, true)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Board {
+            game: Game::new(board),
+        })
+    }
+
     /// Parses an EPD into this board and returns its operations.
     fn set_epd(&mut self, py: Python<'_>, epd: &str) -> PyResult<PyObject> {
         let chess960 = self.board().is_chess960();

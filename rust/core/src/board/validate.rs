@@ -77,6 +77,72 @@ impl Setup {
         setup
     }
 
+    /// Chess960 starting position number `scharnagl` (0..960; 518 is the standard one):
+    /// light-squared bishop, dark-squared bishop, queen, then the knight pair pick their
+    /// files in turn, and rook, king, rook fill the three files left.
+    pub fn chess960(scharnagl: u32) -> Option<Setup> {
+        if scharnagl >= 960 {
+            return None;
+        }
+        let mut files: [Option<Role>; 8] = [None; 8];
+        let mut n = scharnagl;
+        files[(2 * (n % 4) + 1) as usize] = Some(Role::Bishop);
+        n /= 4;
+        files[(2 * (n % 4)) as usize] = Some(Role::Bishop);
+        n /= 4;
+        let mut place_on_free = |files: &mut [Option<Role>; 8], index: u32, role: Role| {
+            if let Some(file) = (0..8).filter(|&f| files[f].is_none()).nth(index as usize) {
+                files[file] = Some(role);
+            }
+        };
+        place_on_free(&mut files, n % 6, Role::Queen);
+        n /= 6;
+        const KNIGHT_PAIRS: [(u32, u32); 10] = [
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+            (3, 4),
+        ];
+        let (first, second) = KNIGHT_PAIRS[n as usize];
+        // Place the second knight first so that the first one's index still counts from the left.
+        place_on_free(&mut files, second, Role::Knight);
+        place_on_free(&mut files, first, Role::Knight);
+        for role in [Role::Rook, Role::King, Role::Rook] {
+            place_on_free(&mut files, 0, role);
+        }
+        let mut setup = Setup::empty();
+        for (file, role) in files.iter().enumerate() {
+            let role = (*role)?;
+            let file = file as u8;
+            setup.pieces[Square::from_coords(file, 0).index()] = Some(Piece {
+                color: Color::White,
+                role,
+            });
+            setup.pieces[Square::from_coords(file, 1).index()] = Some(Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            });
+            setup.pieces[Square::from_coords(file, 6).index()] = Some(Piece {
+                color: Color::Black,
+                role: Role::Pawn,
+            });
+            setup.pieces[Square::from_coords(file, 7).index()] = Some(Piece {
+                color: Color::Black,
+                role,
+            });
+        }
+        let rooks =
+            setup.squares_of(Color::White, Role::Rook) | setup.squares_of(Color::Black, Role::Rook);
+        setup.castling = rooks;
+        Some(setup)
+    }
+
     /// The squares of `color`'s pieces of `role`.
     pub fn squares_of(&self, color: Color, role: Role) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
@@ -260,5 +326,29 @@ impl Board {
         setup.halfmove_clock = u64::from(self.halfmove_clock);
         setup.fullmove_number = u64::from(self.fullmove_number);
         setup
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess960_numbering() {
+        let standard = Board::from_setup(&Setup::chess960(518).unwrap(), true).unwrap();
+        assert_eq!(
+            standard.board_fen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+        );
+        let first = Board::from_setup(&Setup::chess960(0).unwrap(), true).unwrap();
+        assert_eq!(
+            first.board_fen(),
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR"
+        );
+        assert!(Setup::chess960(960).is_none());
+        for n in 0..960 {
+            let board = Board::from_setup(&Setup::chess960(n).unwrap(), true).unwrap();
+            assert_eq!(board.castling_rights().count(), 4, "{n}");
+        }
     }
 }
