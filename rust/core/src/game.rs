@@ -4,7 +4,12 @@
 //! Repetitions are counted in O(1) per push: each position gets a repetition key, and a
 //! hash map counts keys within the current *reversible segment* (the positions since the
 //! last capture, pawn move, loss of castling rights or move out of a legal en-passant
-//! chance: python-chess stops looking back at such moves too).
+//! chance: python-chess stops looking back at such moves too). The root position is counted
+//! in its own record, so that creating a game allocates nothing.
+//!
+//! The legal moves of the current position are computed once and kept (with each earlier
+//! position's list on the undo stack), so that listing them, checking a move for legality,
+//! and asking for mate or stalemate share one generation.
 
 use crate::board::Board;
 use crate::error::MoveError;
@@ -13,6 +18,7 @@ use crate::outcome::{Outcome, Termination};
 use crate::types::{Color, Move};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 /// Keys are already uniformly random, so the map needs no hashing of its own.
 #[derive(Default)]
@@ -50,6 +56,7 @@ struct PositionRecord {
 struct Ply {
     before: Board,
     played: Move,
+    legal_before: Option<Vec<Move>>,
 }
 
 /// A board with its move stack and repetition history.
@@ -57,8 +64,12 @@ struct Ply {
 pub struct Game {
     board: Board,
     stack: Vec<Ply>,
+    /// The starting position's record; `positions` holds one per move played.
+    root_record: PositionRecord,
     positions: Vec<PositionRecord>,
+    /// Occurrences of (key, segment) for every position but the root.
     counts: KeyCounts,
+    legal: OnceLock<Vec<Move>>,
 }
 
 impl Default for Game {
@@ -77,25 +88,69 @@ impl PartialEq for Game {
 impl Game {
     /// A game starting at `board`, with no moves played.
     pub fn new(board: Board) -> Game {
-        let mut game = Game {
+        let root_record = PositionRecord { key: board.repetition_key(), segment: 0, count: 1 };
+        Game {
             board,
             stack: Vec::new(),
+            root_record,
             positions: Vec::new(),
             counts: KeyCounts::default(),
-        };
-        game.record(0);
-        game
+            legal: OnceLock::new(),
+        }
+    }
+
+    /// How often (key, segment) occurred, the root included.
+    fn occurrences(&self, key: u64, segment: u32) -> u32 {
+        let root = u32::from(self.root_record.key == key && self.root_record.segment == segment);
+        root + self.counts.get(&(key, segment)).copied().unwrap_or(0)
+    }
+
+    fn current(&self) -> PositionRecord {
+        self.positions.last().copied().unwrap_or(self.root_record)
     }
 
     fn record(&mut self, segment: u32) {
         let key = self.board.repetition_key();
-        let count = self.counts.entry((key, segment)).or_insert(0);
-        *count += 1;
-        self.positions.push(PositionRecord {
-            key,
-            segment,
-            count: *count,
-        });
+        *self.counts.entry((key, segment)).or_insert(0) += 1;
+        let count = self.occurrences(key, segment);
+        self.positions.push(PositionRecord { key, segment, count });
+    }
+
+    /// The legal moves of the current position (computed once per position).
+    pub fn legal_moves(&self) -> &[Move] {
+        self.legal.get_or_init(|| self.board.legal_moves().to_vec())
+    }
+
+    /// The legal move `uci` stands for (python-chess's `is_legal` matching), if any.
+    pub fn find_legal(&self, uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
+        match self.legal.get() {
+            Some(moves) => moves.iter().copied().find(|&m| self.board.matches(m, uci)),
+            None => self.board.find_legal(uci),
+        }
+    }
+
+    /// The legal move for a move given to `push` (castling spelled `e1g1` or `e1h1`).
+    pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
+        self.find_legal(self.board.normalize_castling(uci))
+            .ok_or_else(|| MoveError::Illegal { text: uci.to_string(), fen: self.board.fen() })
+    }
+
+    /// Does the side to move have a legal move?
+    pub fn has_legal_moves(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Is the side to move checkmated?
+    pub fn is_checkmate(&self) -> bool {
+        self.board.is_check() && !self.has_legal_moves()
+    }
+
+    /// Is the side to move stalemated?
+    pub fn is_stalemate(&self) -> bool {
+        !self.board.is_check() && !self.has_legal_moves()
     }
 
     /// The current position.
@@ -133,23 +188,20 @@ impl Game {
     pub fn play(&mut self, m: Move) {
         let before = self.board.clone();
         self.board.play_unchecked(m);
-        let n = self.positions.len() as u32;
-        let last = self.positions[self.positions.len() - 1];
+        let n = self.positions.len() as u32 + 1;
+        let last = self.current();
         let irreversible = (!m.is_null() && self.board.halfmove_clock() == 0)
             || self.board.castling_rights() != before.castling_rights()
             || before.legal_ep_square().is_some();
-        self.stack.push(Ply { before, played: m });
+        let legal_before = self.legal.take();
+        self.stack.push(Ply { before, played: m, legal_before });
         self.record(if irreversible { n } else { last.segment });
     }
 
     /// Plays a move given in UCI form, checking that it is legal (castling may be given as
     /// `e1g1` or `e1h1`). The null move is always accepted, as in python-chess.
     pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
-        let m = if uci.is_null() {
-            Move::NULL
-        } else {
-            self.board.resolve_uci(uci)?
-        };
+        let m = if uci.is_null() { Move::NULL } else { self.resolve_uci(uci)? };
         self.play(m);
         Ok(m)
     }
@@ -167,13 +219,14 @@ impl Game {
             }
         }
         self.board = ply.before;
+        self.legal = ply.legal_before.map_or_else(OnceLock::new, OnceLock::from);
         Some(ply.played)
     }
 
     /// Has the current position occurred at least `count` times (this time included) since
     /// the last irreversible move? (python-chess's `is_repetition`.)
     pub fn is_repetition(&self, count: u32) -> bool {
-        self.positions[self.positions.len() - 1].count >= count
+        self.current().count >= count
     }
 
     /// Five times the same position: the game is drawn automatically.
@@ -184,28 +237,24 @@ impl Game {
     /// May the side to move claim a draw by threefold repetition, now or by announcing a
     /// move that repeats the position for the third time?
     pub fn can_claim_threefold_repetition(&self) -> bool {
-        let current = self.positions[self.positions.len() - 1];
+        let current = self.current();
         if current.count >= 3 {
             return true;
         }
-        self.board.legal_moves().iter().any(|&m| {
+        self.legal_moves().iter().any(|&m| {
             let key = self.board.after(m).repetition_key();
-            self.counts
-                .get(&(key, current.segment))
-                .copied()
-                .unwrap_or(0)
-                >= 2
+            self.occurrences(key, current.segment) >= 2
         })
     }
 
     /// 100 plies without capture or pawn move, and the game is not over otherwise.
     pub fn is_fifty_moves(&self) -> bool {
-        self.board.halfmove_clock() >= 100 && self.board.has_legal_moves()
+        self.board.halfmove_clock() >= 100 && self.has_legal_moves()
     }
 
     /// 150 plies without capture or pawn move: drawn automatically (unless mated).
     pub fn is_seventyfive_moves(&self) -> bool {
-        self.board.halfmove_clock() >= 150 && self.board.has_legal_moves()
+        self.board.halfmove_clock() >= 150 && self.has_legal_moves()
     }
 
     /// May the side to move claim the fifty-move rule, now or with its next move?
@@ -214,7 +263,7 @@ impl Game {
             return true;
         }
         if self.board.halfmove_clock() >= 99 {
-            return self.board.legal_moves().iter().any(|&m| {
+            return self.legal_moves().iter().any(|&m| {
                 let after = self.board.after(m);
                 after.halfmove_clock() >= 100 && after.has_legal_moves()
             });
@@ -236,7 +285,7 @@ impl Game {
                 winner: None,
             })
         };
-        let has_moves = board.has_legal_moves();
+        let has_moves = self.has_legal_moves();
         if board.is_check() && !has_moves {
             return Some(Outcome {
                 termination: Termination::Checkmate,
@@ -267,9 +316,9 @@ impl Game {
     }
 
     /// The number of half-moves since the start of the game, python-chess's `ply()`.
-    pub fn ply(&self) -> u32 {
+    pub fn ply(&self) -> u64 {
         let b = &self.board;
-        2 * (b.fullmove_number() - 1) + u32::from(b.turn() == Color::Black)
+        2 * (b.fullmove_number() - 1) + u64::from(b.turn() == Color::Black)
     }
 }
 

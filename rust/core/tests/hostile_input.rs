@@ -42,8 +42,8 @@ const DEFAULT_SEED: u64 = 0x5eed_c0ff_ee15_b0a7;
 const SLOW_CALL: Duration = Duration::from_secs(2);
 /// No input finished for this long: the watchdog prints the input and aborts the process.
 const STALL: Duration = Duration::from_secs(60);
-/// Failures shown in the report (all are counted).
-const MAX_REPORTED: usize = 20;
+/// Examples shown per kind of failure in the report (all are counted).
+const EXAMPLES_PER_KIND: usize = 3;
 /// Length of the "very long" inputs.
 const LONG: usize = 10_000;
 /// Boards checked exhaustively against every UCI text.
@@ -402,18 +402,21 @@ struct Findings {
     inputs: u64,
     accepted: u64,
     failures: u64,
-    reported: Vec<String>,
+    /// Per kind of failure (the broken check's line, or the panic's location): the count
+    /// and the first few examples.
+    kinds: Vec<(String, u64, Vec<String>)>,
     slowest: (Duration, String),
     started: Instant,
 }
 
 /// Short enough to read in a report: long inputs keep their head and say their length.
 fn shown(input: &str) -> String {
-    if input.chars().count() <= 160 {
-        py_repr(input)
+    let repr = py_repr(input);
+    if repr.chars().count() <= 200 {
+        repr
     } else {
-        let head: String = input.chars().take(120).collect();
-        format!("{}... ({} chars)", py_repr(&head), input.chars().count())
+        let head: String = repr.chars().take(120).collect();
+        format!("{head}... ({} chars)", input.chars().count())
     }
 }
 
@@ -426,7 +429,7 @@ impl Findings {
             inputs: 0,
             accepted: 0,
             failures: 0,
-            reported: Vec::new(),
+            kinds: Vec::new(),
             slowest: (Duration::ZERO, String::new()),
             started: Instant::now(),
         }
@@ -455,9 +458,18 @@ impl Findings {
 
     fn fail(&mut self, label: &str, input: &str, why: String) {
         self.failures += 1;
-        if self.reported.len() < MAX_REPORTED {
-            self.reported
-                .push(format!("{label} on {}: {why}", shown(input)));
+        let kind = failure_kind(&why);
+        let index = match self.kinds.iter().position(|(k, _, _)| *k == kind) {
+            Some(index) => index,
+            None => {
+                self.kinds.push((kind, 0, Vec::new()));
+                self.kinds.len() - 1
+            }
+        };
+        let (_, count, examples) = &mut self.kinds[index];
+        *count += 1;
+        if examples.len() < EXAMPLES_PER_KIND {
+            examples.push(format!("  {label} on {}: {why}", shown(input)));
         }
     }
 
@@ -473,22 +485,47 @@ impl Findings {
             self.slowest.0,
             self.slowest.1
         );
+        let report: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|(kind, count, examples)| format!("{count} x {kind}:\n{}", examples.join("\n")))
+            .collect();
         assert!(
             self.failures == 0,
-            "{}: {} failures (seed {}), first ones:\n{}",
+            "{}: {} failures (seed {}), by kind:\n{}",
             self.test,
             self.failures,
             self.seed,
-            self.reported.join("\n")
+            report.join("\n")
         );
     }
 }
 
-/// `return Err(format!(...))` unless the condition holds.
+/// What groups failures: the line of the broken check, the location of a panic, or slowness.
+fn failure_kind(why: &str) -> String {
+    if let Some(rest) = why.strip_prefix("PANIC ") {
+        // "panicked at file:line:col: message"
+        let location: Vec<&str> = rest.splitn(4, ':').take(3).collect();
+        return format!("panic ({})", location.join(":"));
+    }
+    if why.starts_with("line ") {
+        return format!("broken check at {}", why.split(':').next().unwrap_or(why));
+    }
+    "slow call".to_string()
+}
+
+/// `Err` that names the line of the broken check: failures are grouped by it.
+macro_rules! broken {
+    ($($why:tt)+) => {
+        Err(format!("line {}: {}", line!(), format!($($why)+)))
+    };
+}
+
+/// `return broken!(...)` unless the condition holds.
 macro_rules! ensure {
     ($cond:expr, $($why:tt)+) => {
         if !$cond {
-            return Err(format!($($why)+));
+            return broken!($($why)+);
         }
     };
 }
@@ -991,8 +1028,9 @@ fn py_fields(text: &str) -> Vec<&str> {
 }
 
 /// An accepted FEN (or the position part of an EPD) describes this board: placement, side to
-/// move, castling, en-passant square, and clocks when they are plain ASCII numbers.
-fn says_what_the_text_says(fields: &[&str], board: &Board) -> Result<(), String> {
+/// move, castling, en-passant square, and (if `clocks`) the clocks when they are plain ASCII
+/// numbers or left out.
+fn says_what_the_text_says(fields: &[&str], board: &Board, clocks: bool) -> Result<(), String> {
     ensure!(
         (1..=6).contains(&fields.len()),
         "accepted with {} fields",
@@ -1015,7 +1053,7 @@ fn says_what_the_text_says(fields: &[&str], board: &Board) -> Result<(), String>
                 let mut lower = c.to_lowercase();
                 let letter = lower.next().filter(|_| lower.next().is_none());
                 let Some(letter) = letter.filter(|l| "pnbrqk".contains(*l)) else {
-                    return Err(format!("accepted the placement character {c:?}"));
+                    return broken!("accepted the placement character {c:?}");
                 };
                 let want = if c.is_uppercase() {
                     letter.to_ascii_uppercase()
@@ -1073,6 +1111,9 @@ fn says_what_the_text_says(fields: &[&str], board: &Board) -> Result<(), String>
         board.ep_square(),
         py_repr(ep)
     );
+    if !clocks {
+        return Ok(());
+    }
     let plain = |field: &str| -> Option<u64> {
         field
             .bytes()
@@ -1101,8 +1142,10 @@ fn says_what_the_text_says(fields: &[&str], board: &Board) -> Result<(), String>
 fn check_board(board: &Board) -> Result<(), String> {
     let chess960 = board.is_chess960();
     let fen = board.fen();
-    let again = Board::from_fen(&fen, chess960)
-        .map_err(|e| format!("its fen() does not read back: {e}"))?;
+    let again = match Board::from_fen(&fen, chess960) {
+        Ok(again) => again,
+        Err(e) => return broken!("its fen() does not read back: {e}"),
+    };
     ensure!(
         normalized(&again) == normalized(board),
         "fen() {fen} reads back as another position, {}",
@@ -1120,7 +1163,7 @@ fn check_board(board: &Board) -> Result<(), String> {
                 read == *board,
                 "{exact} reads back as another board: {read:?} instead of {board:?}"
             ),
-            Err(e) => return Err(format!("{exact} does not read back: {e}")),
+            Err(e) => return broken!("{exact} does not read back: {e}"),
         }
     }
     let mut sans = Vec::new();
@@ -1155,11 +1198,7 @@ fn check_board(board: &Board) -> Result<(), String> {
                 read == after,
                 "{fen}: after {san}, {after_fen} reads back as another board"
             ),
-            Err(e) => {
-                return Err(format!(
-                    "{fen}: after {san}, the FEN does not read back: {e}"
-                ))
-            }
+            Err(e) => return broken!("{fen}: after {san}, the FEN does not read back: {e}"),
         }
         sans.push(san);
     }
@@ -1212,12 +1251,14 @@ fn check_fen(input: &str, chess960: bool) -> Result<bool, String> {
     }
     match result {
         Ok(board) => {
-            says_what_the_text_says(&py_fields(input), &board)?;
+            says_what_the_text_says(&py_fields(input), &board, true)?;
             check_board(&board)?;
             if !chess960 {
                 // Standard castling rights are Chess960 rights too.
-                let wider = Board::from_fen(input, true)
-                    .map_err(|e| format!("valid in standard chess, not in Chess960: {e}"))?;
+                let wider = match Board::from_fen(input, true) {
+                    Ok(wider) => wider,
+                    Err(e) => return broken!("valid in standard chess, not in Chess960: {e}"),
+                };
                 ensure!(
                     wider.to_setup() == board.to_setup(),
                     "Chess960 reads another position"
@@ -1274,7 +1315,7 @@ fn check_san(board: &Board, input: &str) -> Result<bool, String> {
                     check_move_error(input, e)?;
                     Ok(false)
                 }
-                (got, want) => Err(format!("in {fen}: read as {got:?}, should be {want:?}")),
+                (got, want) => broken!("in {fen}: read as {got:?}, should be {want:?}"),
             }
         }
     }
@@ -1354,9 +1395,9 @@ fn check_epd(input: &str, chess960: bool) -> Result<bool, String> {
             );
             let fields = py_fields(input);
             if fields.len() <= 4 {
-                says_what_the_text_says(&fields, &board)?;
+                says_what_the_text_says(&fields, &board, true)?;
             } else {
-                says_what_the_text_says(&fields[..4], &board)?;
+                says_what_the_text_says(&fields[..4], &board, false)?;
             }
             check_board(&board)?;
             let legal = board.legal_moves();

@@ -117,7 +117,7 @@ impl Board {
         if uci.is_null() {
             return Ok(CoreMove::NULL);
         }
-        self.board().resolve_uci(uci)
+        self.game.resolve_uci(uci)
     }
 
     fn outcome_object(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<PyObject>> {
@@ -324,12 +324,12 @@ impl Board {
     }
 
     #[getter]
-    fn halfmove_clock(&self) -> u32 {
+    fn halfmove_clock(&self) -> u64 {
         self.board().halfmove_clock()
     }
 
     #[getter]
-    fn fullmove_number(&self) -> u32 {
+    fn fullmove_number(&self) -> u64 {
         self.board().fullmove_number()
     }
 
@@ -698,7 +698,7 @@ impl Board {
     }
 
     /// Half-moves since the start of the game (from the move number and side to move).
-    fn ply(&self) -> u32 {
+    fn ply(&self) -> u64 {
         self.game.ply()
     }
 
@@ -780,7 +780,7 @@ impl Board {
 
     /// Is the move legal here? (``e1h1`` counts as castling in standard chess too.)
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().find_legal(uci_of(r#move)?).is_some())
+        Ok(self.game.find_legal(uci_of(r#move)?).is_some())
     }
 
     /// Does the move follow the pieces' rules (possibly leaving the king in check)?
@@ -962,11 +962,11 @@ impl Board {
     }
 
     fn is_checkmate(&self) -> bool {
-        self.board().is_checkmate()
+        self.game.is_checkmate()
     }
 
     fn is_stalemate(&self) -> bool {
-        self.board().is_stalemate()
+        self.game.is_stalemate()
     }
 
     fn is_insufficient_material(&self) -> bool {
@@ -1366,13 +1366,13 @@ impl LegalMoveGenerator {
     }
 
     fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
-        uci_of(r#move).is_ok_and(|uci| self.board.borrow(py).board().find_legal(uci).is_some())
+        uci_of(r#move).is_ok_and(|uci| self.board.borrow(py).game.find_legal(uci).is_some())
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
         let board = self.board.borrow(py);
         let b = board.board();
-        let sans: Vec<String> = b.legal_moves().iter().map(|&m| b.san(m)).collect();
+        let sans: Vec<String> = board.game.legal_moves().iter().map(|&m| b.san(m)).collect();
         format!("<LegalMoveGenerator ({})>", sans.join(", "))
     }
 }

@@ -29,8 +29,8 @@ pub struct Board {
     castling: Bitboard,
     /// Set after every double step, legal capture or not (python-chess's `ep_square`).
     ep_square: Option<Square>,
-    halfmove_clock: u32,
-    fullmove_number: u32,
+    halfmove_clock: u64,
+    fullmove_number: u64,
     chess960: bool,
     /// Polyglot key of the placement and side to move, kept up to date by `play`.
     piece_key: u64,
@@ -64,13 +64,13 @@ impl Board {
 
     /// Plies since the last capture or pawn move.
     #[inline]
-    pub fn halfmove_clock(&self) -> u32 {
+    pub fn halfmove_clock(&self) -> u64 {
         self.halfmove_clock
     }
 
     /// The move number, starting at 1 and incremented after Black moves.
     #[inline]
-    pub fn fullmove_number(&self) -> u32 {
+    pub fn fullmove_number(&self) -> u64 {
         self.fullmove_number
     }
 

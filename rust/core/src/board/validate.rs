@@ -90,7 +90,7 @@ impl Setup {
         n /= 4;
         files[(2 * (n % 4)) as usize] = Some(Role::Bishop);
         n /= 4;
-        let mut place_on_free = |files: &mut [Option<Role>; 8], index: u32, role: Role| {
+        let place_on_free = |files: &mut [Option<Role>; 8], index: u32, role: Role| {
             if let Some(file) = (0..8).filter(|&f| files[f].is_none()).nth(index as usize) {
                 files[file] = Some(role);
             }
@@ -219,9 +219,8 @@ impl Board {
             turn: setup.turn,
             castling: Bitboard::EMPTY,
             ep_square: None,
-            // Clocks beyond 31 bits are refused by the FEN reader; clamp for other callers.
-            halfmove_clock: setup.halfmove_clock.min(i32::MAX as u64) as u32,
-            fullmove_number: setup.fullmove_number.clamp(1, i32::MAX as u64) as u32,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
             chess960,
             piece_key: 0,
         };
@@ -323,8 +322,8 @@ impl Board {
         setup.turn = self.turn;
         setup.castling = self.castling;
         setup.ep_square = self.ep_square;
-        setup.halfmove_clock = u64::from(self.halfmove_clock);
-        setup.fullmove_number = u64::from(self.fullmove_number);
+        setup.halfmove_clock = self.halfmove_clock;
+        setup.fullmove_number = self.fullmove_number;
         setup
     }
 }

@@ -237,7 +237,10 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
             if text.contains(['.', 'e', 'E']) {
                 Operand::Float(parse_float(&text).ok_or_else(invalid)?)
             } else {
-                Operand::Integer(crate::notation::fen::parse_py_int(&text).map_err(|_| invalid())?)
+                Operand::Integer(
+                    i64::try_from(crate::notation::fen::parse_py_int(&text).map_err(|_| invalid())?)
+                        .map_err(|_| invalid())?,
+                )
             }
         }
         RawOperand::Moves(text) => match opcode {

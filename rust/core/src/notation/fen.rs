@@ -29,7 +29,10 @@ pub enum EpMode {
 
 /// Whitespace as Python's `str.split()` sees it (Rust's set plus the ASCII separators).
 pub(crate) fn is_py_whitespace(c: char) -> bool {
-    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+    if c.is_ascii() {
+        return matches!(c, ' ' | '\t'..='\r' | '\x1c'..='\x1f');
+    }
+    c.is_whitespace()
 }
 
 /// Python's `str.split()`.
@@ -56,13 +59,13 @@ fn decimal_value(c: char) -> Option<u32> {
     (code - zero < 10).then_some(code - zero)
 }
 
-/// The largest clock accepted (python-chess takes any int; we keep 31 bits so that playing on
-/// never overflows).
-const MAX_CLOCK: i64 = i32::MAX as i64;
+/// The largest clock accepted. python-chess takes any int; 63 bits leave room to play on
+/// without overflow, so every FEN we write reads back.
+const MAX_CLOCK: u64 = i64::MAX as u64;
 
 /// Python's `int()` on an already whitespace-free token: optional sign, decimal digits with
 /// single underscores between them. Returns the value, or why it was refused.
-pub(crate) fn parse_py_int(text: &str) -> Result<i64, &'static str> {
+pub(crate) fn parse_py_int(text: &str) -> Result<i128, &'static str> {
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -75,12 +78,12 @@ pub(crate) fn parse_py_int(text: &str) -> Result<i64, &'static str> {
     {
         return Err("is not a whole number");
     }
-    let mut value: i64 = 0;
+    let mut value: i128 = 0;
     for c in digits.chars().filter(|&c| c != '_') {
         let digit = decimal_value(c).ok_or("is not a whole number")?;
         value = value
             .checked_mul(10)
-            .and_then(|v| v.checked_add(i64::from(digit)))
+            .and_then(|v| v.checked_add(i128::from(digit)))
             .ok_or("is too large")?;
     }
     Ok(if negative { -value } else { value })
@@ -96,24 +99,25 @@ fn parse_clock(text: &str, which: &'static str) -> Result<u64, FenErrorKind> {
     if value < 0 {
         return Err(error("cannot be negative"));
     }
-    Ok(value as u64)
+    // Saturate here; `check_clock` refuses it once the position itself has been checked.
+    Ok(u64::try_from(value).unwrap_or(u64::MAX))
 }
 
 /// Clocks too large to play on with: checked after the position itself, so that an illegal
 /// position is reported as such whatever its clocks say.
 fn check_clock(value: u64, which: &'static str) -> Result<(), FenErrorKind> {
-    if value > MAX_CLOCK as u64 {
-        return Err(FenErrorKind::Clock {
-            which,
-            text: value.to_string(),
-            why: "is too large (at most 2147483647)",
-        });
+    if value > MAX_CLOCK {
+        let why = "is too large (at most 9223372036854775807)";
+        return Err(FenErrorKind::Clock { which, text: value.to_string(), why });
     }
     Ok(())
 }
 
 /// A piece letter as python-chess reads it (`c.lower() in "pnbrqk"`, colour by `isupper()`).
 fn piece_from_char(c: char) -> Option<Piece> {
+    if c.is_ascii() {
+        return Piece::from_char(c);
+    }
     let mut lower = c.to_lowercase();
     let (Some(l), None) = (lower.next(), lower.next()) else {
         return None;
@@ -127,14 +131,11 @@ fn piece_from_char(c: char) -> Option<Piece> {
 
 /// Parses the placement field into `setup`.
 fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
-    let rows: Vec<&str> = part.split('/').collect();
-    if rows.len() != 8 {
-        return Err(format!(
-            "expected 8 rows in the placement, got {}",
-            rows.len()
-        ));
+    let rows = part.split('/').count();
+    if rows != 8 {
+        return Err(format!("expected 8 rows in the placement, got {rows}"));
     }
-    for (i, row) in rows.iter().enumerate() {
+    for (i, row) in part.split('/').enumerate() {
         let rank = 7 - i as u8;
         let mut file = 0u32;
         let mut previous_was_digit = false;
@@ -142,28 +143,10 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
         for c in row.chars() {
             if ('1'..='8').contains(&c) {
                 if previous_was_digit {
-                    return Err(format!(
-                        "two digits in a row in rank {}: {}",
-                        rank + 1,
-                        py_repr(row)
-                    ));
+                    return Err(format!("two digits in a row in rank {}: {}", rank + 1, py_repr(row)));
                 }
-                file += c.to_digit(10).unwrap_or(0);
+                file += c as u32 - '0' as u32;
                 previous_was_digit = true;
-                previous_was_piece = false;
-            } else if c == '~' {
-                if !previous_was_piece {
-                    return Err(format!(
-                        "'~' not after a piece in rank {}: {}",
-                        rank + 1,
-                        py_repr(row)
-                    ));
-                }
-                if (1..=8).contains(&file) {
-                    let sq = Square::from_coords(file as u8 - 1, rank);
-                    setup.promoted = setup.promoted.with(sq);
-                }
-                previous_was_digit = false;
                 previous_was_piece = false;
             } else if let Some(piece) = piece_from_char(c) {
                 if file < 8 {
@@ -172,19 +155,21 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
                 file += 1;
                 previous_was_digit = false;
                 previous_was_piece = true;
+            } else if c == '~' {
+                if !previous_was_piece {
+                    return Err(format!("'~' not after a piece in rank {}: {}", rank + 1, py_repr(row)));
+                }
+                if (1..=8).contains(&file) {
+                    setup.promoted = setup.promoted.with(Square::from_coords(file as u8 - 1, rank));
+                }
+                previous_was_digit = false;
+                previous_was_piece = false;
             } else {
-                return Err(format!(
-                    "invalid character {} in the placement",
-                    py_repr(&c.to_string())
-                ));
+                return Err(format!("invalid character {} in the placement", py_repr(&c.to_string())));
             }
         }
         if file != 8 {
-            return Err(format!(
-                "expected 8 squares in rank {}, got {file}: {}",
-                rank + 1,
-                py_repr(row)
-            ));
+            return Err(format!("expected 8 squares in rank {}, got {file}: {}", rank + 1, py_repr(row)));
         }
     }
     Ok(())
@@ -214,12 +199,22 @@ fn resolve_castling(field: &str, setup: &Setup) -> Bitboard {
     if field == "-" {
         return rights;
     }
+    // (back-rank rooks, last king) per colour, in one pass over the board.
+    let mut per_color = [(Bitboard::EMPTY, None); 2];
+    for sq in Square::ALL {
+        if let Some(piece) = setup.pieces[sq.index()] {
+            let entry = &mut per_color[piece.color.index()];
+            match piece.role {
+                Role::Rook if sq.rank() == piece.color.back_rank() => entry.0 = entry.0.with(sq),
+                Role::King => entry.1 = Some(sq),
+                _ => {}
+            }
+        }
+    }
     for flag in field.chars() {
         let color = Color::from_white(flag.is_ascii_uppercase());
         let rank = color.back_rank();
-        let backrank = Bitboard::rank(rank);
-        let rooks = setup.squares_of(color, Role::Rook) & backrank;
-        let king = setup.squares_of(color, Role::King).last();
+        let (rooks, king) = per_color[color.index()];
         match flag.to_ascii_lowercase() {
             'q' => match (king, rooks.first()) {
                 (Some(king), Some(rook)) if rook < king => rights = rights.with(rook),
@@ -244,7 +239,15 @@ pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {
         fen: fen.to_string(),
         kind,
     };
-    let parts: Vec<&str> = py_split(fen).collect();
+    let mut fields = [""; 6];
+    let mut count = 0;
+    for part in py_split(fen) {
+        if count < 6 {
+            fields[count] = part;
+        }
+        count += 1;
+    }
+    let parts = &fields[..count.min(6)];
     let mut setup = Setup::empty();
     let Some(placement) = parts.first() else {
         return Err(error(FenErrorKind::Empty));
@@ -273,8 +276,8 @@ pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {
     if let Some(&full) = parts.get(5) {
         setup.fullmove_number = parse_clock(full, "fullmove number").map_err(error)?.max(1);
     }
-    if parts.len() > 6 {
-        return Err(error(FenErrorKind::TooManyFields(parts.len())));
+    if count > 6 {
+        return Err(error(FenErrorKind::TooManyFields(count)));
     }
     parse_placement(placement, &mut setup).map_err(|why| error(FenErrorKind::Placement(why)))?;
     setup.castling = resolve_castling(castling, &setup);

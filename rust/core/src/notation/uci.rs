@@ -115,7 +115,7 @@ impl Board {
 
     /// Does the legal move `m` match `uci` under python-chess's `is_legal` rules? Castling
     /// matches king-takes-rook always, and king-to-target only in standard chess.
-    fn matches(&self, m: Move, uci: UciMove) -> bool {
+    pub(crate) fn matches(&self, m: Move, uci: UciMove) -> bool {
         if m.from != uci.from || m.promotion() != uci.promotion {
             return false;
         }
