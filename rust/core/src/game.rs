@@ -52,11 +52,42 @@ struct PositionRecord {
     count: u32,
 }
 
+/// The legal moves of one position, with a packed from/to/promotion key per move so that
+/// finding a move is a scan over `u16`s.
+#[derive(Clone, Debug)]
+struct LegalCache {
+    moves: Vec<Move>,
+    keys: Vec<u16>,
+}
+
+impl LegalCache {
+    fn new(board: &Board) -> LegalCache {
+        let moves = board.legal_moves().to_vec();
+        let keys = moves
+            .iter()
+            .map(|m| {
+                pack(UciMove {
+                    from: m.from,
+                    to: m.to,
+                    promotion: m.promotion(),
+                })
+            })
+            .collect();
+        LegalCache { moves, keys }
+    }
+}
+
+fn pack(uci: UciMove) -> u16 {
+    uci.from.index() as u16
+        | (uci.to.index() as u16) << 6
+        | (uci.promotion.map_or(0, |r| r as u16)) << 12
+}
+
 #[derive(Clone, Debug)]
 struct Ply {
     before: Board,
     played: Move,
-    legal_before: Option<Vec<Move>>,
+    legal_before: Option<LegalCache>,
 }
 
 /// A board with its move stack and repetition history.
@@ -69,7 +100,7 @@ pub struct Game {
     positions: Vec<PositionRecord>,
     /// Occurrences of (key, segment) for every position but the root.
     counts: KeyCounts,
-    legal: OnceLock<Vec<Move>>,
+    legal: OnceLock<LegalCache>,
 }
 
 impl Default for Game {
@@ -88,7 +119,11 @@ impl PartialEq for Game {
 impl Game {
     /// A game starting at `board`, with no moves played.
     pub fn new(board: Board) -> Game {
-        let root_record = PositionRecord { key: board.repetition_key(), segment: 0, count: 1 };
+        let root_record = PositionRecord {
+            key: board.repetition_key(),
+            segment: 0,
+            count: 1,
+        };
         Game {
             board,
             stack: Vec::new(),
@@ -113,12 +148,19 @@ impl Game {
         let key = self.board.repetition_key();
         *self.counts.entry((key, segment)).or_insert(0) += 1;
         let count = self.occurrences(key, segment);
-        self.positions.push(PositionRecord { key, segment, count });
+        self.positions.push(PositionRecord {
+            key,
+            segment,
+            count,
+        });
     }
 
     /// The legal moves of the current position (computed once per position).
     pub fn legal_moves(&self) -> &[Move] {
-        self.legal.get_or_init(|| self.board.legal_moves().to_vec())
+        &self
+            .legal
+            .get_or_init(|| LegalCache::new(&self.board))
+            .moves
     }
 
     /// The legal move `uci` stands for (python-chess's `is_legal` matching), if any.
@@ -127,7 +169,19 @@ impl Game {
             return None;
         }
         match self.legal.get() {
-            Some(moves) => moves.iter().copied().find(|&m| self.board.matches(m, uci)),
+            // Exact from/to/promotion first (the common case); the full rules only for
+            // castling written king-to-target.
+            Some(cache) => {
+                let key = pack(uci);
+                match cache.keys.iter().position(|&k| k == key) {
+                    Some(i) => Some(cache.moves[i]),
+                    None => cache
+                        .moves
+                        .iter()
+                        .copied()
+                        .find(|&m| self.board.matches(m, uci)),
+                }
+            }
             None => self.board.find_legal(uci),
         }
     }
@@ -135,7 +189,10 @@ impl Game {
     /// The legal move for a move given to `push` (castling spelled `e1g1` or `e1h1`).
     pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
         self.find_legal(self.board.normalize_castling(uci))
-            .ok_or_else(|| MoveError::Illegal { text: uci.to_string(), fen: self.board.fen() })
+            .ok_or_else(|| MoveError::Illegal {
+                text: uci.to_string(),
+                fen: self.board.fen(),
+            })
     }
 
     /// Does the side to move have a legal move?
@@ -194,14 +251,22 @@ impl Game {
             || self.board.castling_rights() != before.castling_rights()
             || before.legal_ep_square().is_some();
         let legal_before = self.legal.take();
-        self.stack.push(Ply { before, played: m, legal_before });
+        self.stack.push(Ply {
+            before,
+            played: m,
+            legal_before,
+        });
         self.record(if irreversible { n } else { last.segment });
     }
 
     /// Plays a move given in UCI form, checking that it is legal (castling may be given as
     /// `e1g1` or `e1h1`). The null move is always accepted, as in python-chess.
     pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
-        let m = if uci.is_null() { Move::NULL } else { self.resolve_uci(uci)? };
+        let m = if uci.is_null() {
+            Move::NULL
+        } else {
+            self.resolve_uci(uci)?
+        };
         self.play(m);
         Ok(m)
     }

@@ -1345,7 +1345,7 @@ pub struct LegalMoveGenerator {
 impl LegalMoveGenerator {
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let board = self.board.borrow(py);
-        let moves = board.move_list(py, &board.board().legal_moves());
+        let moves = board.move_list(py, board.game.legal_moves());
         Ok(PyList::new(py, moves)?
             .into_any()
             .try_iter()?
@@ -1354,11 +1354,11 @@ impl LegalMoveGenerator {
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
-        self.board.borrow(py).board().legal_moves().len()
+        self.board.borrow(py).game.legal_moves().len()
     }
 
     fn __bool__(&self, py: Python<'_>) -> bool {
-        self.board.borrow(py).board().has_legal_moves()
+        self.board.borrow(py).game.has_legal_moves()
     }
 
     fn count(&self, py: Python<'_>) -> usize {

@@ -238,8 +238,10 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
                 Operand::Float(parse_float(&text).ok_or_else(invalid)?)
             } else {
                 Operand::Integer(
-                    i64::try_from(crate::notation::fen::parse_py_int(&text).map_err(|_| invalid())?)
-                        .map_err(|_| invalid())?,
+                    i64::try_from(
+                        crate::notation::fen::parse_py_int(&text).map_err(|_| invalid())?,
+                    )
+                    .map_err(|_| invalid())?,
                 )
             }
         }

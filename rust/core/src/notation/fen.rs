@@ -108,7 +108,11 @@ fn parse_clock(text: &str, which: &'static str) -> Result<u64, FenErrorKind> {
 fn check_clock(value: u64, which: &'static str) -> Result<(), FenErrorKind> {
     if value > MAX_CLOCK {
         let why = "is too large (at most 9223372036854775807)";
-        return Err(FenErrorKind::Clock { which, text: value.to_string(), why });
+        return Err(FenErrorKind::Clock {
+            which,
+            text: value.to_string(),
+            why,
+        });
     }
     Ok(())
 }
@@ -143,7 +147,11 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
         for c in row.chars() {
             if ('1'..='8').contains(&c) {
                 if previous_was_digit {
-                    return Err(format!("two digits in a row in rank {}: {}", rank + 1, py_repr(row)));
+                    return Err(format!(
+                        "two digits in a row in rank {}: {}",
+                        rank + 1,
+                        py_repr(row)
+                    ));
                 }
                 file += c as u32 - '0' as u32;
                 previous_was_digit = true;
@@ -157,19 +165,32 @@ fn parse_placement(part: &str, setup: &mut Setup) -> Result<(), String> {
                 previous_was_piece = true;
             } else if c == '~' {
                 if !previous_was_piece {
-                    return Err(format!("'~' not after a piece in rank {}: {}", rank + 1, py_repr(row)));
+                    return Err(format!(
+                        "'~' not after a piece in rank {}: {}",
+                        rank + 1,
+                        py_repr(row)
+                    ));
                 }
                 if (1..=8).contains(&file) {
-                    setup.promoted = setup.promoted.with(Square::from_coords(file as u8 - 1, rank));
+                    setup.promoted = setup
+                        .promoted
+                        .with(Square::from_coords(file as u8 - 1, rank));
                 }
                 previous_was_digit = false;
                 previous_was_piece = false;
             } else {
-                return Err(format!("invalid character {} in the placement", py_repr(&c.to_string())));
+                return Err(format!(
+                    "invalid character {} in the placement",
+                    py_repr(&c.to_string())
+                ));
             }
         }
         if file != 8 {
-            return Err(format!("expected 8 squares in rank {}, got {file}: {}", rank + 1, py_repr(row)));
+            return Err(format!(
+                "expected 8 squares in rank {}, got {file}: {}",
+                rank + 1,
+                py_repr(row)
+            ));
         }
     }
     Ok(())
