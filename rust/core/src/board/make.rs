@@ -2,7 +2,7 @@
 //! with the incremental update of the Polyglot piece key.
 
 use super::zobrist::{piece_square_key, WHITE_TO_MOVE_KEY};
-use super::Board;
+use super::{Board, MAX_CLOCK};
 use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
 
 impl Board {
@@ -27,9 +27,9 @@ impl Board {
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
         self.ep_square = None;
-        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
         if us == Color::Black {
-            self.fullmove_number = self.fullmove_number.saturating_add(1);
+            self.fullmove_number = self.fullmove_number.saturating_add(1).min(MAX_CLOCK);
         }
         self.turn = !us;
         self.piece_key ^= WHITE_TO_MOVE_KEY;

@@ -19,6 +19,10 @@ pub use validate::{PositionError, Setup};
 use crate::attacks;
 use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
 
+/// The largest clock value. python-chess's clocks are unbounded ints; ours stop here, so
+/// that every FEN we write (clocks included) reads back.
+pub(crate) const MAX_CLOCK: u64 = u64::MAX - 1;
+
 /// A chess position (no history: see [`crate::Game`] for that).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Board {

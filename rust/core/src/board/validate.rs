@@ -11,8 +11,10 @@ use std::fmt;
 /// A position as written down, not yet validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    /// The piece on each square.
-    pub pieces: [Option<Piece>; 64],
+    /// Squares of each role (pawn first), both colours.
+    pub by_role: [Bitboard; 6],
+    /// Squares of each colour (white first).
+    pub by_color: [Bitboard; 2],
     /// Pieces marked as promoted (`~` in the FEN); a promoted king cannot castle.
     pub promoted: Bitboard,
     /// The side to move.
@@ -31,7 +33,8 @@ impl Setup {
     /// An empty board, White to move.
     pub fn empty() -> Setup {
         Setup {
-            pieces: [None; 64],
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
             promoted: Bitboard::EMPTY,
             turn: Color::White,
             castling: Bitboard::EMPTY,
@@ -56,22 +59,34 @@ impl Setup {
         ];
         for (file, role) in back.into_iter().enumerate() {
             let file = file as u8;
-            setup.pieces[Square::from_coords(file, 0).index()] = Some(Piece {
-                color: Color::White,
-                role,
-            });
-            setup.pieces[Square::from_coords(file, 1).index()] = Some(Piece {
-                color: Color::White,
-                role: Role::Pawn,
-            });
-            setup.pieces[Square::from_coords(file, 6).index()] = Some(Piece {
-                color: Color::Black,
-                role: Role::Pawn,
-            });
-            setup.pieces[Square::from_coords(file, 7).index()] = Some(Piece {
-                color: Color::Black,
-                role,
-            });
+            setup.put(
+                Square::from_coords(file, 0),
+                Piece {
+                    color: Color::White,
+                    role,
+                },
+            );
+            setup.put(
+                Square::from_coords(file, 1),
+                Piece {
+                    color: Color::White,
+                    role: Role::Pawn,
+                },
+            );
+            setup.put(
+                Square::from_coords(file, 6),
+                Piece {
+                    color: Color::Black,
+                    role: Role::Pawn,
+                },
+            );
+            setup.put(
+                Square::from_coords(file, 7),
+                Piece {
+                    color: Color::Black,
+                    role,
+                },
+            );
         }
         setup.castling = Bitboard(0x8100_0000_0000_0081);
         setup
@@ -120,22 +135,34 @@ impl Setup {
         for (file, role) in files.iter().enumerate() {
             let role = (*role)?;
             let file = file as u8;
-            setup.pieces[Square::from_coords(file, 0).index()] = Some(Piece {
-                color: Color::White,
-                role,
-            });
-            setup.pieces[Square::from_coords(file, 1).index()] = Some(Piece {
-                color: Color::White,
-                role: Role::Pawn,
-            });
-            setup.pieces[Square::from_coords(file, 6).index()] = Some(Piece {
-                color: Color::Black,
-                role: Role::Pawn,
-            });
-            setup.pieces[Square::from_coords(file, 7).index()] = Some(Piece {
-                color: Color::Black,
-                role,
-            });
+            setup.put(
+                Square::from_coords(file, 0),
+                Piece {
+                    color: Color::White,
+                    role,
+                },
+            );
+            setup.put(
+                Square::from_coords(file, 1),
+                Piece {
+                    color: Color::White,
+                    role: Role::Pawn,
+                },
+            );
+            setup.put(
+                Square::from_coords(file, 6),
+                Piece {
+                    color: Color::Black,
+                    role: Role::Pawn,
+                },
+            );
+            setup.put(
+                Square::from_coords(file, 7),
+                Piece {
+                    color: Color::Black,
+                    role,
+                },
+            );
         }
         let rooks =
             setup.squares_of(Color::White, Role::Rook) | setup.squares_of(Color::Black, Role::Rook);
@@ -143,15 +170,15 @@ impl Setup {
         Some(setup)
     }
 
+    /// Puts `piece` on the empty square `sq`.
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        self.by_role[piece.role.index()] = self.by_role[piece.role.index()].with(sq);
+        self.by_color[piece.color.index()] = self.by_color[piece.color.index()].with(sq);
+    }
+
     /// The squares of `color`'s pieces of `role`.
     pub fn squares_of(&self, color: Color, role: Role) -> Bitboard {
-        let mut bb = Bitboard::EMPTY;
-        for sq in Square::ALL {
-            if self.pieces[sq.index()] == Some(Piece { color, role }) {
-                bb = bb.with(sq);
-            }
-        }
-        bb
+        self.by_role[role.index()] & self.by_color[color.index()]
     }
 }
 
@@ -224,12 +251,8 @@ impl Board {
             chess960,
             piece_key: 0,
         };
-        for sq in Square::ALL {
-            if let Some(piece) = setup.pieces[sq.index()] {
-                board.by_role[piece.role.index()] |= Bitboard::from_square(sq);
-                board.by_color[piece.color.index()] |= Bitboard::from_square(sq);
-            }
-        }
+        board.by_role = setup.by_role;
+        board.by_color = setup.by_color;
         if board.occupied().is_empty() {
             return Err(PositionError::Empty);
         }
@@ -316,9 +339,8 @@ impl Board {
     /// The setup this board was built from (for FEN writing and conversions).
     pub fn to_setup(&self) -> Setup {
         let mut setup = Setup::empty();
-        for sq in self.occupied() {
-            setup.pieces[sq.index()] = self.piece_at(sq);
-        }
+        setup.by_role = self.by_role;
+        setup.by_color = self.by_color;
         setup.turn = self.turn;
         setup.castling = self.castling;
         setup.ep_square = self.ep_square;

@@ -82,9 +82,11 @@ impl Board {
     /// always equal it).
     pub(crate) fn compute_piece_key(&self) -> u64 {
         let mut key = 0;
-        for sq in self.occupied() {
-            if let Some(piece) = self.piece_at(sq) {
-                key ^= piece_square_key(piece, sq);
+        for color in Color::ALL {
+            for role in crate::Role::ALL {
+                for sq in self.pieces(color, role) {
+                    key ^= piece_square_key(Piece { color, role }, sq);
+                }
             }
         }
         if self.turn.is_white() {
