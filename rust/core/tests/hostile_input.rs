@@ -8,12 +8,14 @@
 //! if a call never returns. On top of that:
 //!
 //! - an accepted FEN says what its text says (placement, side to move, castling, en-passant
-//!   square, clocks); `fen()` parses back to the same position and is a fixed point; the
-//!   Shredder-FEN and X-FEN with the raw en-passant square parse back to an equal `Board`; and
-//!   every legal move has a distinct SAN, and its SAN, LAN and UCI read back to that move;
+//!   square, clocks), and is accepted in Chess960 mode too; `fen()` parses back to the same
+//!   position and is a fixed point; the Shredder-FEN and X-FEN with the raw en-passant square
+//!   parse back to an equal `Board`; every legal move has a distinct SAN, its SAN, LAN and UCI
+//!   read back to that move, and the FEN of the position after it reads back too;
 //! - `San::parse` and `UciMove::parse` accept exactly what python-chess's `SAN_REGEX` and
-//!   `Move.from_uci` accept, and `parse_san`/`resolve_uci` give exactly the move (or the
-//!   illegal/ambiguous error) that a brute-force search of `legal_moves()` gives;
+//!   `Move.from_uci` accept (`is_drop` its drops with ASCII letters), and `parse_san` and
+//!   `resolve_uci` give exactly the move (or the illegal/ambiguous error) that a brute-force
+//!   search of `legal_moves()` gives; an accepted UCI move plays and pops in a `Game`;
 //! - an accepted EPD names only legal moves in its operations;
 //! - a rejection has a message that quotes the input, Python-repr style.
 //!
@@ -35,7 +37,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// Inputs per fuzz test when `FUZZ_ITERATIONS` is not set.
-const DEFAULT_ITERATIONS: u64 = 20_000;
+const DEFAULT_ITERATIONS: u64 = 30_000;
 /// The run's seed when `FUZZ_SEED` is not set; each test mixes in its own salt.
 const DEFAULT_SEED: u64 = 0x5eed_c0ff_ee15_b0a7;
 /// One call (reader plus invariant checks) taking longer than this is reported.
@@ -180,6 +182,8 @@ const QUIRKY_FENS: &[&str] = &[
     "4k3/8/8/8/8/8/8/4K3 w - - \u{663} \u{661}\u{660}",
     "4k3/8/8/8/8/8/8/4K3 w - - 2147483647 2147483647",
     "4k3/8/8/8/8/8/8/4K3 b - - 2147483646 2147483647",
+    "4k3/8/8/8/8/8/8/4K3 w - - 9223372036854775807 9223372036854775807",
+    "4k3/8/8/8/8/8/8/4K3 b - - 9223372036854775806 9223372036854775807",
     "4k3/8/8/8/8/8/8/4K3 w - - +0 0",
     "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
     "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
@@ -1122,14 +1126,14 @@ fn says_what_the_text_says(fields: &[&str], board: &Board, clocks: bool) -> Resu
     };
     if let Some(half) = fields.get(4).map_or(Some(0), |f| plain(f)) {
         ensure!(
-            u64::from(board.halfmove_clock()) == half,
+            board.halfmove_clock() == half,
             "half-move clock {}, the text says {half}",
             board.halfmove_clock()
         );
     }
     if let Some(full) = fields.get(5).map_or(Some(1), |f| plain(f)) {
         ensure!(
-            u64::from(board.fullmove_number()) == full.max(1),
+            board.fullmove_number() == full.max(1),
             "fullmove number {}, the text says {full}",
             board.fullmove_number()
         );
@@ -1430,14 +1434,14 @@ fn check_epd(input: &str, chess960: bool) -> Result<bool, String> {
             let find = |name: &str| ops.iter().find(|(k, _)| k == name).map(|(_, v)| v);
             if let Some(Operand::Integer(n)) = find("hmvc") {
                 ensure!(
-                    i64::from(board.halfmove_clock()) == *n,
+                    u64::try_from(*n) == Ok(board.halfmove_clock()),
                     "hmvc {n} but the clock is {}",
                     board.halfmove_clock()
                 );
             }
             if let Some(Operand::Integer(n)) = find("fmvn") {
                 ensure!(
-                    i64::from(board.fullmove_number()) == (*n).max(1),
+                    u64::try_from((*n).max(1)) == Ok(board.fullmove_number()),
                     "fmvn {n} but the move number is {}",
                     board.fullmove_number()
                 );
@@ -1652,4 +1656,17 @@ fn every_uci_text_resolves_only_to_its_move() {
         });
     }
     findings.finish();
+}
+
+/// The harness itself: a panic inside a guarded call comes back as a failure with its
+/// location, and the next call runs normally.
+#[test]
+fn guard_reports_panics() {
+    let caught = guarded(|| -> u8 { panic!("boom") }).unwrap_err();
+    assert!(caught.contains("boom"), "{caught}");
+    assert!(
+        failure_kind(&format!("PANIC {caught}")).contains("hostile_input.rs"),
+        "{caught}"
+    );
+    assert_eq!(guarded(|| 7), Ok(7));
 }

@@ -2,7 +2,7 @@
 //! core `Game`/`Board`, and translates the answer back; the rules live in `pychess-core`.
 
 use crate::errors::{fen_error, move_error, IllegalMoveError, InvalidFenError};
-use crate::moves::{intern, Move};
+use crate::moves::{as_move, intern, Move};
 use crate::piece::Piece;
 use crate::squareset::SquareSet;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
@@ -63,9 +63,9 @@ fn parse_board_uci(text: &str, board: &CoreBoard) -> PyResult<UciMove> {
 }
 
 fn uci_of(r#move: &Bound<'_, PyAny>) -> PyResult<UciMove> {
-    match r#move.downcast::<Move>() {
-        Ok(m) => Ok(m.get().uci),
-        Err(_) => Err(PyTypeError::new_err(format!(
+    match as_move(r#move) {
+        Some(m) => Ok(m.get().uci),
+        None => Err(PyTypeError::new_err(format!(
             "expected a Move, got {}",
             r#move
                 .get_type()

@@ -17,6 +17,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::LegalMoveGenerator>()?;
     m.add_class::<board::PseudoLegalMoveGenerator>()?;
     m.add_class::<moves::Move>()?;
+    moves::register_type(py);
     m.add_class::<piece::Piece>()?;
     m.add_class::<squareset::SquareSet>()?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;

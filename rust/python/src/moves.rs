@@ -7,7 +7,9 @@
 use crate::errors::move_error;
 use pychess_core::{Role, Square, UciMove};
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 /// A move from a square to a square, possibly promoting (python-chess's ``Move``).
@@ -20,16 +22,34 @@ pub struct Move {
 const PROMOTION_SLOTS: usize = 7;
 const TABLE_SIZE: usize = 64 * 64 * PROMOTION_SLOTS;
 
-fn table() -> &'static [OnceLock<Py<Move>>] {
-    static TABLE: OnceLock<Box<[OnceLock<Py<Move>>]>> = OnceLock::new();
-    TABLE.get_or_init(|| (0..TABLE_SIZE).map(|_| OnceLock::new()).collect())
+static TABLE: [OnceLock<Py<Move>>; TABLE_SIZE] = [const { OnceLock::new() }; TABLE_SIZE];
+
+/// The `Move` type object, recorded at module init so that recognising a `Move` argument is
+/// one pointer comparison (PyO3's general downcast goes through its lazy type registry on
+/// every call, a tenth of the cost of a `push`).
+static MOVE_TYPE: AtomicPtr<ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Records the `Move` type object; called once from module init.
+pub(crate) fn register_type(py: Python<'_>) {
+    MOVE_TYPE.store(py.get_type::<Move>().as_type_ptr(), Ordering::Relaxed);
+}
+
+/// The move an argument holds, if it is a `Move`.
+#[inline]
+pub(crate) fn as_move<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, Move>> {
+    let expected = MOVE_TYPE.load(Ordering::Relaxed);
+    if !expected.is_null() && obj.get_type_ptr() == expected {
+        // SAFETY: the object's type is exactly `Move` (a final class), so the cast is valid.
+        return Some(unsafe { obj.downcast_unchecked::<Move>() });
+    }
+    obj.downcast::<Move>().ok()
 }
 
 /// The shared Python object for `uci`.
 pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
     let promotion = uci.promotion.map_or(0, |r| r as usize);
     let index = (uci.from.index() * 64 + uci.to.index()) * PROMOTION_SLOTS + promotion;
-    table()[index]
+    TABLE[index]
         .get_or_init(|| Py::new(py, Move { uci }).expect("allocating a Move"))
         .clone_ref(py)
 }
