@@ -87,7 +87,8 @@ fn pack(uci: UciMove) -> u16 {
 struct Ply {
     before: Board,
     played: Move,
-    legal_before: Option<LegalCache>,
+    /// The position's legal-move cell, moved whole (re-initialising one costs more).
+    legal_before: OnceLock<LegalCache>,
 }
 
 /// A board with its move stack and repetition history.
@@ -250,7 +251,7 @@ impl Game {
         let irreversible = (!m.is_null() && self.board.halfmove_clock() == 0)
             || self.board.castling_rights() != before.castling_rights()
             || before.legal_ep_square().is_some();
-        let legal_before = self.legal.take();
+        let legal_before = std::mem::take(&mut self.legal);
         self.stack.push(Ply {
             before,
             played: m,
@@ -284,7 +285,7 @@ impl Game {
             }
         }
         self.board = ply.before;
-        self.legal = ply.legal_before.map_or_else(OnceLock::new, OnceLock::from);
+        self.legal = ply.legal_before;
         Some(ply.played)
     }
 
