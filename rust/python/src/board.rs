@@ -107,6 +107,21 @@ impl Board {
         intern(py, self.board().uci(m))
     }
 
+    /// A Python iterator over the moves, shown as python-chess shows them.
+    fn moves_iter(
+        &self,
+        py: Python<'_>,
+        moves: impl Iterator<Item = CoreMove>,
+    ) -> PyResult<PyObject> {
+        let board = self.board();
+        let objects: Vec<Py<Move>> = moves.map(|m| intern(py, board.uci(m))).collect();
+        Ok(PyList::new(py, objects)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
+    }
+
     fn move_list(&self, py: Python<'_>, moves: &[CoreMove]) -> Vec<Py<Move>> {
         let board = self.board();
         moves.iter().map(|&m| intern(py, board.uci(m))).collect()
@@ -810,12 +825,7 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<PyObject> {
-        let moves = self.move_list(py, &self.masked_moves(from_mask, to_mask));
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+        self.moves_iter(py, self.masked_moves(from_mask, to_mask).iter().copied())
     }
 
     /// Pseudo-legal moves from ``from_mask`` to ``to_mask``.
@@ -826,19 +836,13 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<PyObject> {
-        let board = self.board();
-        let moves: Vec<CoreMove> = board
-            .pseudo_legal_moves()
+        let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
+        let moves = self.board().pseudo_legal_moves();
+        let selected = moves
             .iter()
             .copied()
-            .filter(|m| Bitboard(from_mask).contains(m.from) && Bitboard(to_mask).contains(m.to))
-            .collect();
-        let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+            .filter(|m| from_mask.contains(m.from) && to_mask.contains(m.to));
+        self.moves_iter(py, selected)
     }
 
     /// Legal captures (en passant included).
@@ -850,18 +854,14 @@ impl Board {
         to_mask: u64,
     ) -> PyResult<PyObject> {
         let board = self.board();
-        let moves: Vec<CoreMove> = self
-            .masked_moves(from_mask, to_mask)
-            .iter()
-            .copied()
-            .filter(|&m| !m.is_castle() && board.is_capture_move(board.uci(m)))
-            .collect();
-        let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+        let is_capture = |m: &CoreMove| !m.is_castle() && board.is_capture_move(board.uci(*m));
+        self.moves_iter(
+            py,
+            self.masked_moves(from_mask, to_mask)
+                .iter()
+                .copied()
+                .filter(is_capture),
+        )
     }
 
     /// Legal castling moves.
@@ -872,18 +872,13 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<PyObject> {
-        let moves: Vec<CoreMove> = self
-            .masked_moves(from_mask, to_mask)
-            .iter()
-            .copied()
-            .filter(|m| m.is_castle())
-            .collect();
-        let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+        self.moves_iter(
+            py,
+            self.masked_moves(from_mask, to_mask)
+                .iter()
+                .copied()
+                .filter(|m| m.is_castle()),
+        )
     }
 
     /// Legal en-passant captures.
@@ -894,18 +889,13 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<PyObject> {
-        let moves: Vec<CoreMove> = self
-            .masked_moves(from_mask, to_mask)
-            .iter()
-            .copied()
-            .filter(|m| m.is_en_passant())
-            .collect();
-        let moves = self.move_list(py, &moves);
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+        self.moves_iter(
+            py,
+            self.masked_moves(from_mask, to_mask)
+                .iter()
+                .copied()
+                .filter(|m| m.is_en_passant()),
+        )
     }
 
     // --- Move properties ----------------------------------------------------------------

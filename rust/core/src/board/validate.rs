@@ -46,49 +46,27 @@ impl Setup {
 
     /// The standard starting position.
     pub fn standard() -> Setup {
+        use Role::*;
+        Setup::starting_position([Rook, Knight, Bishop, Queen, King, Bishop, Knight, Rook])
+    }
+
+    /// A starting position with `back` on both back ranks (mirrored), pawns in front, and
+    /// castling rights for every rook.
+    fn starting_position(back: [Role; 8]) -> Setup {
         let mut setup = Setup::empty();
-        let back = [
-            Role::Rook,
-            Role::Knight,
-            Role::Bishop,
-            Role::Queen,
-            Role::King,
-            Role::Bishop,
-            Role::Knight,
-            Role::Rook,
-        ];
         for (file, role) in back.into_iter().enumerate() {
             let file = file as u8;
-            setup.put(
-                Square::from_coords(file, 0),
-                Piece {
-                    color: Color::White,
-                    role,
-                },
-            );
-            setup.put(
-                Square::from_coords(file, 1),
-                Piece {
-                    color: Color::White,
-                    role: Role::Pawn,
-                },
-            );
-            setup.put(
-                Square::from_coords(file, 6),
-                Piece {
-                    color: Color::Black,
-                    role: Role::Pawn,
-                },
-            );
-            setup.put(
-                Square::from_coords(file, 7),
-                Piece {
-                    color: Color::Black,
-                    role,
-                },
-            );
+            for (rank, color, role) in [
+                (0, Color::White, role),
+                (1, Color::White, Role::Pawn),
+                (6, Color::Black, Role::Pawn),
+                (7, Color::Black, role),
+            ] {
+                setup.put(Square::from_coords(file, rank), Piece { color, role });
+            }
         }
-        setup.castling = Bitboard(0x8100_0000_0000_0081);
+        setup.castling =
+            setup.squares_of(Color::White, Role::Rook) | setup.squares_of(Color::Black, Role::Rook);
         setup
     }
 
@@ -131,43 +109,11 @@ impl Setup {
         for role in [Role::Rook, Role::King, Role::Rook] {
             place_on_free(&mut files, 0, role);
         }
-        let mut setup = Setup::empty();
-        for (file, role) in files.iter().enumerate() {
-            let role = (*role)?;
-            let file = file as u8;
-            setup.put(
-                Square::from_coords(file, 0),
-                Piece {
-                    color: Color::White,
-                    role,
-                },
-            );
-            setup.put(
-                Square::from_coords(file, 1),
-                Piece {
-                    color: Color::White,
-                    role: Role::Pawn,
-                },
-            );
-            setup.put(
-                Square::from_coords(file, 6),
-                Piece {
-                    color: Color::Black,
-                    role: Role::Pawn,
-                },
-            );
-            setup.put(
-                Square::from_coords(file, 7),
-                Piece {
-                    color: Color::Black,
-                    role,
-                },
-            );
+        let mut back = [Role::Pawn; 8];
+        for (slot, role) in back.iter_mut().zip(files) {
+            *slot = role?;
         }
-        let rooks =
-            setup.squares_of(Color::White, Role::Rook) | setup.squares_of(Color::Black, Role::Rook);
-        setup.castling = rooks;
-        Some(setup)
+        Some(Setup::starting_position(back))
     }
 
     /// Puts `piece` on the empty square `sq`.
