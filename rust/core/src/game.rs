@@ -16,8 +16,10 @@ use crate::error::MoveError;
 use crate::notation::UciMove;
 use crate::outcome::{Outcome, Termination};
 use crate::types::{Color, Move};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// Keys are already uniformly random, so the map needs no hashing of its own.
@@ -53,11 +55,23 @@ struct PositionRecord {
 }
 
 /// The legal moves of one position, with a packed from/to/promotion key per move so that
-/// finding a move is a scan over `u16`s.
-#[derive(Clone, Debug)]
+/// finding a move is a scan over `u16`s. Callers usually play the moves in the order they
+/// were listed, so the scan starts just after the last move found.
+#[derive(Debug)]
 struct LegalCache {
     moves: Vec<Move>,
     keys: Vec<u16>,
+    next: AtomicUsize,
+}
+
+impl Clone for LegalCache {
+    fn clone(&self) -> LegalCache {
+        LegalCache {
+            moves: self.moves.clone(),
+            keys: self.keys.clone(),
+            next: AtomicUsize::new(self.next.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl LegalCache {
@@ -73,7 +87,24 @@ impl LegalCache {
                 })
             })
             .collect();
-        LegalCache { moves, keys }
+        LegalCache {
+            moves,
+            keys,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The move with exactly this from/to/promotion, if listed.
+    fn find_exact(&self, uci: UciMove) -> Option<Move> {
+        let key = pack(uci);
+        let hint = self.next.load(Ordering::Relaxed);
+        let index = if self.keys.get(hint) == Some(&key) {
+            hint
+        } else {
+            self.keys.iter().position(|&k| k == key)?
+        };
+        self.next.store(index + 1, Ordering::Relaxed);
+        Some(self.moves[index])
     }
 }
 
@@ -147,8 +178,10 @@ impl Game {
 
     fn record(&mut self, segment: u32) {
         let key = self.board.repetition_key();
-        *self.counts.entry((key, segment)).or_insert(0) += 1;
-        let count = self.occurrences(key, segment);
+        let in_map = self.counts.entry((key, segment)).or_insert(0);
+        *in_map += 1;
+        let root = self.root_record.key == key && self.root_record.segment == segment;
+        let count = *in_map + u32::from(root);
         self.positions.push(PositionRecord {
             key,
             segment,
@@ -172,17 +205,13 @@ impl Game {
         match self.legal.get() {
             // Exact from/to/promotion first (the common case); the full rules only for
             // castling written king-to-target.
-            Some(cache) => {
-                let key = pack(uci);
-                match cache.keys.iter().position(|&k| k == key) {
-                    Some(i) => Some(cache.moves[i]),
-                    None => cache
-                        .moves
-                        .iter()
-                        .copied()
-                        .find(|&m| self.board.matches(m, uci)),
-                }
-            }
+            Some(cache) => cache.find_exact(uci).or_else(|| {
+                cache
+                    .moves
+                    .iter()
+                    .copied()
+                    .find(|&m| self.board.matches(m, uci))
+            }),
             None => self.board.find_legal(uci),
         }
     }
@@ -276,11 +305,11 @@ impl Game {
     pub fn pop(&mut self) -> Option<Move> {
         let ply = self.stack.pop()?;
         if let Some(record) = self.positions.pop() {
-            let key = (record.key, record.segment);
-            if let Some(count) = self.counts.get_mut(&key) {
-                *count -= 1;
-                if *count == 0 {
-                    self.counts.remove(&key);
+            if let Entry::Occupied(mut entry) = self.counts.entry((record.key, record.segment)) {
+                if *entry.get() <= 1 {
+                    entry.remove();
+                } else {
+                    *entry.get_mut() -= 1;
                 }
             }
         }
