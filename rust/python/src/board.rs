@@ -122,11 +122,6 @@ impl Board {
             .unbind())
     }
 
-    fn move_list(&self, py: Python<'_>, moves: &[CoreMove]) -> Vec<Py<Move>> {
-        let board = self.board();
-        moves.iter().map(|&m| intern(py, board.uci(m))).collect()
-    }
-
     /// The legal move for a `Move` given to push/san: castling may be spelled either way.
     fn resolve(&self, uci: UciMove) -> Result<CoreMove, MoveError> {
         if uci.is_null() {
@@ -1335,12 +1330,7 @@ pub struct LegalMoveGenerator {
 impl LegalMoveGenerator {
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let board = self.board.borrow(py);
-        let moves = board.move_list(py, board.game.legal_moves());
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+        board.moves_iter(py, board.game.legal_moves().iter().copied())
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
@@ -1377,12 +1367,8 @@ pub struct PseudoLegalMoveGenerator {
 impl PseudoLegalMoveGenerator {
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
         let board = self.board.borrow(py);
-        let moves = board.move_list(py, &board.board().pseudo_legal_moves());
-        Ok(PyList::new(py, moves)?
-            .into_any()
-            .try_iter()?
-            .into_any()
-            .unbind())
+        let moves = board.board().pseudo_legal_moves();
+        board.moves_iter(py, moves.iter().copied())
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
