@@ -73,16 +73,15 @@ impl UciMove {
 /// Is `text` a drop in UCI (`N@e4`)? python-chess reads drops and then finds them illegal in
 /// standard chess, so callers report them as illegal rather than malformed.
 pub fn is_drop(text: &str) -> bool {
-    match text.as_bytes() {
-        [piece, b'@', square @ ..] => {
-            Role::from_char((*piece as char).to_ascii_lowercase()).is_some()
-                && std::str::from_utf8(square)
-                    .ok()
-                    .and_then(Square::parse)
-                    .is_some()
-        }
-        _ => false,
-    }
+    let mut chars = text.chars();
+    let (Some(piece), Some('@')) = (chars.next(), chars.next()) else {
+        return false;
+    };
+    // Python's `str.lower()`: the Kelvin sign (U+212A) reads as a king, as in python-chess.
+    let mut lower = piece.to_lowercase();
+    let is_piece =
+        matches!((lower.next(), lower.next()), (Some(l), None) if Role::from_char(l).is_some());
+    is_piece && Square::parse(chars.as_str()).is_some()
 }
 
 impl fmt::Display for UciMove {
@@ -203,6 +202,17 @@ mod tests {
         ] {
             assert!(UciMove::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn drops_are_recognised() {
+        assert!(is_drop("N@e4"));
+        assert!(is_drop("p@a1"));
+        assert!(is_drop("\u{212a}@e4"));
+        assert!(!is_drop("X@e4"));
+        assert!(!is_drop("N@e9"));
+        assert!(!is_drop("N@e44"));
+        assert!(!is_drop("e2e4"));
     }
 
     #[test]
