@@ -49,8 +49,43 @@ def _add_perft(subparsers: Subparsers) -> None:
     parser.set_defaults(run=perft_cli.run_cli)
 
 
+def _add_fuzz(subparsers: Subparsers) -> None:
+    # The fuzzer compares with python-chess, which the package never imports: it lives in
+    # tools/ of a source checkout (an editable install, as tools/test makes), and this
+    # subcommand only forwards to it.
+    parser = subparsers.add_parser(
+        "fuzz",
+        help="differential fuzzing against python-chess (needs a source checkout)",
+        description="Forwards its arguments to tools/fuzz_diff.py; try `pychess-rs fuzz --help`.",
+        add_help=False,
+        prefix_chars="\0",
+    )
+    parser.add_argument("fuzz_args", nargs=argparse.REMAINDER)
+    parser.set_defaults(run=_run_fuzz)
+
+
+def _run_fuzz(args: argparse.Namespace) -> int:
+    import importlib.util
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "fuzz_diff.py"
+    spec = importlib.util.spec_from_file_location("fuzz_diff", tool)
+    if not tool.is_file() or spec is None or spec.loader is None:
+        print(
+            f"pychess-rs fuzz: {tool} not found; the fuzzer runs from a source checkout "
+            "(pip install -e . or tools/test), with python-chess installed",
+            file=sys.stderr,
+        )
+        return 2
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("fuzz_diff", module)
+    spec.loader.exec_module(module)
+    status: int = module.main(args.fuzz_args)
+    return status
+
+
 # One function per subcommand, in the order `--help` lists them.
-SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_perft,)
+SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_perft, _add_fuzz)
 
 
 def build_parser() -> argparse.ArgumentParser:
