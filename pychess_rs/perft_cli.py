@@ -337,7 +337,7 @@ def divide(
     """
     out = out if out is not None else sys.stdout
     board = _board(position, chess960) if isinstance(position, str) else position
-    counts = board.perft_divide(depth)
+    counts: dict[str, int] = board.perft_divide(depth)
     for move in sorted(counts):
         print(f"{move}: {counts[move]}", file=out)
     total = sum(counts.values())
