@@ -13,7 +13,7 @@ use pychess_core::{
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
 
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -77,8 +77,8 @@ fn uci_of(r#move: &Bound<'_, PyAny>) -> PyResult<UciMove> {
 }
 
 /// The outcome classes live in Python (`pychess_rs.outcome`); fetched once.
-fn outcome_classes(py: Python<'_>) -> PyResult<&(PyObject, PyObject)> {
-    static CLASSES: GILOnceCell<(PyObject, PyObject)> = GILOnceCell::new();
+fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
+    static CLASSES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
     CLASSES.get_or_try_init(py, || {
         let module = py.import("pychess_rs.outcome")?;
         Ok((
@@ -112,7 +112,7 @@ impl Board {
         &self,
         py: Python<'_>,
         moves: impl Iterator<Item = CoreMove>,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Py<PyAny>> {
         let board = self.board();
         let objects: Vec<Py<Move>> = moves.map(|m| intern(py, board.uci(m))).collect();
         Ok(PyList::new(py, objects)?
@@ -130,7 +130,7 @@ impl Board {
         self.game.resolve_uci(uci)
     }
 
-    fn outcome_object(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<PyObject>> {
+    fn outcome_object(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
         let Some(outcome) = self.game.outcome(claim_draw) else {
             return Ok(None);
         };
@@ -152,7 +152,7 @@ impl Board {
             .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask))
     }
 
-    fn operand_object(&self, py: Python<'_>, operand: Operand) -> PyResult<PyObject> {
+    fn operand_object(&self, py: Python<'_>, operand: Operand) -> PyResult<Py<PyAny>> {
         let board = self.board();
         Ok(match operand {
             Operand::Empty => py.None(),
@@ -180,7 +180,7 @@ impl Board {
         if value.is_none() {
             return Ok(format!("{opcode};"));
         }
-        if let Ok(m) = value.downcast::<Move>() {
+        if let Ok(m) = value.cast::<Move>() {
             let core = self.resolve(m.get().uci).map_err(move_error)?;
             return Ok(format!("{opcode} {};", self.board().san(core)));
         }
@@ -227,7 +227,7 @@ impl Board {
         cls: &Bound<'_, pyo3::types::PyType>,
         epd: &str,
         chess960: bool,
-    ) -> PyResult<(PyObject, PyObject)> {
+    ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
         let py = cls.py();
         let (board, ops) = parse_epd(epd, chess960).map_err(epd_error)?;
         let wrapped = Board {
@@ -258,7 +258,7 @@ impl Board {
     }
 
     /// Parses an EPD into this board and returns its operations.
-    fn set_epd(&mut self, py: Python<'_>, epd: &str) -> PyResult<PyObject> {
+    fn set_epd(&mut self, py: Python<'_>, epd: &str) -> PyResult<Py<PyAny>> {
         let chess960 = self.board().is_chess960();
         let (board, ops) = parse_epd(epd, chess960).map_err(epd_error)?;
         self.game = Game::new(board);
@@ -288,7 +288,7 @@ impl Board {
     }
 
     /// The same game as a python-chess ``chess.Board`` (imports ``chess`` on first use).
-    fn to_python_chess(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn to_python_chess(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let chess = py.import("chess")?;
         let root = self.game.root();
         let kwargs = PyDict::new(py);
@@ -763,7 +763,7 @@ impl Board {
         Ok(board)
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, PickledBoard)> {
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, PickledBoard)> {
         let root = self.game.root();
         let chess960 = root.is_chess960();
         let moves = self
@@ -819,7 +819,7 @@ impl Board {
         py: Python<'_>,
         from_mask: u64,
         to_mask: u64,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Py<PyAny>> {
         self.moves_iter(py, self.masked_moves(from_mask, to_mask).iter().copied())
     }
 
@@ -830,7 +830,7 @@ impl Board {
         py: Python<'_>,
         from_mask: u64,
         to_mask: u64,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Py<PyAny>> {
         let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
         let moves = self.board().pseudo_legal_moves();
         let selected = moves
@@ -847,7 +847,7 @@ impl Board {
         py: Python<'_>,
         from_mask: u64,
         to_mask: u64,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Py<PyAny>> {
         let board = self.board();
         let is_capture = |m: &CoreMove| !m.is_castle() && board.is_capture_move(board.uci(*m));
         self.moves_iter(
@@ -866,7 +866,7 @@ impl Board {
         py: Python<'_>,
         from_mask: u64,
         to_mask: u64,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Py<PyAny>> {
         self.moves_iter(
             py,
             self.masked_moves(from_mask, to_mask)
@@ -883,7 +883,7 @@ impl Board {
         py: Python<'_>,
         from_mask: u64,
         to_mask: u64,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Py<PyAny>> {
         self.moves_iter(
             py,
             self.masked_moves(from_mask, to_mask)
@@ -1013,7 +1013,7 @@ impl Board {
 
     /// The ``Outcome`` if the game has ended, else None.
     #[pyo3(signature = (*, claim_draw = false))]
-    fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<PyObject>> {
+    fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
         self.outcome_object(py, claim_draw)
     }
 
@@ -1059,7 +1059,7 @@ impl Board {
 
     /// ``{square: Piece}`` for the occupied squares of ``mask``.
     #[pyo3(signature = (*, mask = BB_ALL))]
-    fn piece_map(&self, py: Python<'_>, mask: u64) -> PyResult<PyObject> {
+    fn piece_map(&self, py: Python<'_>, mask: u64) -> PyResult<Py<PyAny>> {
         let dict = PyDict::new(py);
         let board = self.board();
         for sq in board.occupied() & Bitboard(mask) {
@@ -1192,13 +1192,13 @@ impl Board {
     /// Leaf nodes of the legal-move tree ``depth`` plies deep (native; releases the GIL).
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
         let board = self.board().clone();
-        py.allow_threads(move || perft(&board, depth))
+        py.detach(move || perft(&board, depth))
     }
 
     /// Perft by first move: ``{uci: nodes}`` (native; releases the GIL).
-    fn perft_divide(&self, py: Python<'_>, depth: u32) -> PyResult<PyObject> {
+    fn perft_divide(&self, py: Python<'_>, depth: u32) -> PyResult<Py<PyAny>> {
         let board = self.board().clone();
-        let divided = py.allow_threads(|| perft_divide(&board, depth));
+        let divided = py.detach(|| perft_divide(&board, depth));
         let dict = PyDict::new(py);
         for (m, nodes) in divided {
             dict.set_item(board.uci(m).to_string(), nodes)?;
@@ -1304,7 +1304,7 @@ impl Board {
     /// Equal when placement, side to move, castling rights, legal en passant and clocks are
     /// (the move stacks are not compared), as in python-chess.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.downcast::<Board>().is_ok_and(|o| {
+        other.cast::<Board>().is_ok_and(|o| {
             o.borrow().board().fen_with(true, EpMode::Legal)
                 == self.board().fen_with(true, EpMode::Legal)
         })
@@ -1315,7 +1315,7 @@ impl Board {
     }
 
     #[classattr]
-    fn __hash__() -> Option<PyObject> {
+    fn __hash__() -> Option<Py<PyAny>> {
         None
     }
 }
@@ -1328,7 +1328,7 @@ pub struct LegalMoveGenerator {
 
 #[pymethods]
 impl LegalMoveGenerator {
-    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let board = self.board.borrow(py);
         board.moves_iter(py, board.game.legal_moves().iter().copied())
     }
@@ -1365,7 +1365,7 @@ pub struct PseudoLegalMoveGenerator {
 
 #[pymethods]
 impl PseudoLegalMoveGenerator {
-    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let board = self.board.borrow(py);
         let moves = board.board().pseudo_legal_moves();
         board.moves_iter(py, moves.iter().copied())

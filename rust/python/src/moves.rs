@@ -40,9 +40,9 @@ pub(crate) fn as_move<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'
     let expected = MOVE_TYPE.load(Ordering::Relaxed);
     if !expected.is_null() && obj.get_type_ptr() == expected {
         // SAFETY: the object's type is exactly `Move` (a final class), so the cast is valid.
-        return Some(unsafe { obj.downcast_unchecked::<Move>() });
+        return Some(unsafe { obj.cast_unchecked::<Move>() });
     }
-    obj.downcast::<Move>().ok()
+    obj.cast::<Move>().ok()
 }
 
 /// The shared Python object for `uci`.
@@ -146,9 +146,7 @@ impl Move {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<Move>()
-            .is_ok_and(|o| o.get().uci == self.uci)
+        other.cast::<Move>().is_ok_and(|o| o.get().uci == self.uci)
     }
 
     fn __hash__(&self) -> u64 {
@@ -156,7 +154,7 @@ impl Move {
         ((self.uci.from.index() as u64) << 9) | ((self.uci.to.index() as u64) << 3) | promotion
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String,))> {
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
         let from_uci = py.get_type::<Move>().getattr("from_uci")?.unbind();
         Ok((from_uci, (self.uci.to_string(),)))
     }

@@ -81,7 +81,7 @@ impl Piece {
         format!("Piece.from_symbol({:?})", self.symbol())
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (u8, bool))> {
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (u8, bool))> {
         let cls = py.get_type::<Piece>().into_any().unbind();
         Ok((cls, (self.piece_type, self.color)))
     }

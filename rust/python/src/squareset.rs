@@ -14,7 +14,7 @@ pub struct SquareSet {
 }
 
 fn mask_of(value: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if let Ok(set) = value.downcast::<SquareSet>() {
+    if let Ok(set) = value.cast::<SquareSet>() {
         return Ok(set.borrow().mask);
     }
     if let Ok(mask) = value.extract::<u64>() {
@@ -48,7 +48,7 @@ impl SquareSet {
         self.mask
     }
 
-    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let squares: Vec<usize> = Bitboard(self.mask).map(|s| s.index()).collect();
         Ok(PyList::new(py, squares)?
             .into_any()
@@ -57,7 +57,7 @@ impl SquareSet {
             .unbind())
     }
 
-    fn __reversed__(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn __reversed__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let mut squares: Vec<usize> = Bitboard(self.mask).map(|s| s.index()).collect();
         squares.reverse();
         Ok(PyList::new(py, squares)?
@@ -210,7 +210,7 @@ impl SquareSet {
         out
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> (PyObject, (u64,)) {
+    fn __reduce__(&self, py: Python<'_>) -> (Py<PyAny>, (u64,)) {
         (py.get_type::<SquareSet>().into_any().unbind(), (self.mask,))
     }
 }
