@@ -37,6 +37,7 @@ python-chess's time over the implementation's time (higher is faster).
 
 from __future__ import annotations
 
+import abc
 import argparse
 import gc
 import importlib
@@ -300,7 +301,7 @@ def insufficient_from_bitboards(
     return True
 
 
-class Adapter:
+class Adapter(abc.ABC):
     """One implementation's way of doing each workload.
 
     Each ``*_setup`` method does the untimed preparation and returns the timed callable.
@@ -311,17 +312,17 @@ class Adapter:
     def __init__(self, module: Any) -> None:
         self.m = module
 
-    def perft_setup(self, fen: str, depth: int) -> Callable[[], int]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def perft_setup(self, fen: str, depth: int) -> Callable[[], int]: ...
 
     def native_perft_setup(self, fen: str, depth: int) -> Callable[[], int] | None:
         return None
 
-    def games_setup(self, scripts: GameScripts) -> Callable[[], tuple[int, ...]]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def games_setup(self, scripts: GameScripts) -> Callable[[], tuple[int, ...]]: ...
 
-    def fens_setup(self, fens: list[str]) -> Callable[[], int]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def fens_setup(self, fens: list[str]) -> Callable[[], int]: ...
 
 
 class PythonChessLike(Adapter):
