@@ -383,6 +383,27 @@ def _positive(text: str) -> int:
     return value
 
 
+def _add_suite_limits(
+    parser: argparse.ArgumentParser, *, max_nodes_default: int | None, prefix: str = ""
+) -> None:
+    """``--max-nodes`` and ``--jobs``, shared by the subcommand and tools/perft_suite.py."""
+    parser.add_argument(
+        "--max-nodes",
+        type=_positive,
+        default=max_nodes_default,
+        metavar="N",
+        help=f"{prefix}check entries of at most N nodes (default {DEFAULT_MAX_NODES:,})",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help=f"{prefix}positions counted in parallel threads (default: all cores)",
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # `pychess-rs perft`
 # --------------------------------------------------------------------------------------------
@@ -411,21 +432,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="check a suite file of 'FEN ;D1 n ;D2 n ...' lines (repeatable)",
     )
-    parser.add_argument(
-        "--max-nodes",
-        type=_positive,
-        default=None,
-        metavar="N",
-        help=f"with --suite: skip entries above N nodes (default {DEFAULT_MAX_NODES:,})",
-    )
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=_positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="with --suite: positions counted in parallel (default: all cores)",
-    )
+    _add_suite_limits(parser, max_nodes_default=None, prefix="with --suite: ")
 
 
 def _usage_error(message: str) -> int:
@@ -503,21 +510,7 @@ def main(
         help="suite file (repeatable); default: "
         + (", ".join(os.path.relpath(p) for p, _ in default_files) or "none"),
     )
-    parser.add_argument(
-        "--max-nodes",
-        type=_positive,
-        default=DEFAULT_MAX_NODES,
-        metavar="N",
-        help=f"check entries of at most N nodes (default {DEFAULT_MAX_NODES:,})",
-    )
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=_positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="positions counted in parallel threads (default: all cores)",
-    )
+    _add_suite_limits(parser, max_nodes_default=DEFAULT_MAX_NODES)
     parser.add_argument(
         "--chess960",
         action="store_true",
