@@ -7,6 +7,9 @@ impossible check or too many checkers.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+
 import chess as pychess_oracle
 import pytest
 
@@ -290,6 +293,44 @@ def test_push_of_an_illegal_move_raises_and_changes_nothing():
         assert board.fen() == before
         assert board.move_stack == stack
         assert board.zobrist_hash() == key
+
+
+def test_push_of_a_non_move_or_wrong_arity_raises_type_error_and_changes_nothing():
+    # push is a METH_O method (see rust/python/src/single_arg.rs): its argument checks and
+    # error paths are ours, not PyO3's, so they are pinned here.
+    board = chess.Board()
+    before = board.fen()
+    for bad_call in [
+        lambda: board.push("e2e4"),  # type: ignore[arg-type]
+        lambda: board.push(None),  # type: ignore[arg-type]
+        lambda: board.push(),  # type: ignore[call-arg]
+        lambda: board.push(chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")),  # type: ignore[call-arg]
+        lambda: board.push(move=chess.Move.from_uci("e2e4")),  # type: ignore[call-arg]
+    ]:
+        with pytest.raises(TypeError):
+            bad_call()
+        assert board.fen() == before
+    assert "expected a Move, got str" in _message(lambda: board.push("e2e4"))  # type: ignore[arg-type]
+    assert inspect.signature(chess.Board.push).parameters.keys() == {"self", "move"}
+
+
+def _message(call: Callable[[], object]) -> str:
+    try:
+        call()
+    except TypeError as error:
+        return str(error)
+    raise AssertionError("no TypeError")
+
+
+def test_push_works_on_subclasses_and_rejects_other_selves():
+    class MyBoard(chess.Board):
+        pass
+
+    board = MyBoard()
+    board.push(chess.Move.from_uci("g1f3"))
+    assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+    with pytest.raises(TypeError):
+        chess.Board.push(object(), chess.Move.from_uci("e2e4"))  # type: ignore[arg-type]
 
 
 def test_push_uci_errors_change_nothing():

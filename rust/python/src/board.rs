@@ -4,6 +4,7 @@
 use crate::errors::{fen_error, move_error, IllegalMoveError, InvalidFenError};
 use crate::moves::{as_move, intern, Move};
 use crate::piece::Piece;
+use crate::single_arg::{self, single_arg_method};
 use crate::squareset::SquareSet;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
 use pychess_core::notation::uci::is_drop;
@@ -98,6 +99,14 @@ pub struct Board {
 impl Board {
     fn board(&self) -> &CoreBoard {
         self.game.board()
+    }
+
+    /// Plays a legal `Move` (python-chess's `push`).
+    fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let uci = uci_of(r#move)?;
+        let core = self.resolve(uci).map_err(move_error)?;
+        self.game.play(core);
+        Ok(())
     }
 
     fn py_move(&self, py: Python<'_>, m: CoreMove) -> Py<Move> {
@@ -499,15 +508,7 @@ impl Board {
 
     // --- Making moves -------------------------------------------------------------------
 
-    /// Plays a move. Castling may be given as ``e1g1`` or ``e1h1``; ``Move.null()`` passes.
-    ///
-    /// :raises: :exc:`IllegalMoveError` if the move is not legal; the board is unchanged.
-    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let uci = uci_of(r#move)?;
-        let core = self.resolve(uci).map_err(move_error)?;
-        self.game.play(core);
-        Ok(())
-    }
+    // `push` is a METH_O method, installed by `install_fast_methods` below.
 
     /// Takes back the last move and returns it.
     ///
@@ -1403,4 +1404,26 @@ impl PseudoLegalMoveGenerator {
             .collect();
         format!("<PseudoLegalMoveGenerator ({})>", ucis.join(", "))
     }
+}
+
+fn push_body<'py>(slf: &Bound<'py, PyAny>, r#move: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+    // SAFETY: CPython's method descriptor checked that `self` is a `Board` (or subclass).
+    let board = unsafe { slf.cast_unchecked::<Board>() };
+    board.try_borrow_mut()?.push_move(r#move)?;
+    Ok(slf.py().None())
+}
+
+single_arg_method!(push_method => push_body);
+
+/// Replaces PyO3's wrappers of the hottest one-argument methods by METH_O ones.
+pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
+    let class = py.get_type::<Board>();
+    single_arg::install(
+        &class,
+        c"push",
+        c"push($self, move, /)\n--\n\nPlays a move. Castling may be given as ``e1g1`` or \
+``e1h1``; ``Move.null()`` passes.\n\n:raises: :exc:`IllegalMoveError` if the move is not legal; \
+the board is unchanged.",
+        push_method,
+    )
 }

@@ -5,6 +5,7 @@ mod board;
 mod errors;
 mod moves;
 mod piece;
+mod single_arg;
 mod squareset;
 
 use pyo3::prelude::*;
@@ -14,6 +15,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<board::Board>()?;
+    board::install_fast_methods(py)?;
     m.add_class::<board::LegalMoveGenerator>()?;
     m.add_class::<board::PseudoLegalMoveGenerator>()?;
     m.add_class::<moves::Move>()?;
