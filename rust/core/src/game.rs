@@ -1,11 +1,16 @@
 //! A game: a board plus the moves that led to it, with python-chess's draw rules that
 //! need history (threefold/fivefold repetition) and undo.
 //!
-//! Repetitions are counted in O(1) per push: each position gets a repetition key, and a
+//! Repetitions are counted in O(1) per move: each position gets a repetition key, and a
 //! hash map counts keys within the current *reversible segment* (the positions since the
 //! last capture, pawn move, loss of castling rights or move out of a legal en-passant
 //! chance: python-chess stops looking back at such moves too). The root position is counted
 //! in its own record, so that creating a game allocates nothing.
+//!
+//! The counting is brought up to date when a repetition question is asked, not at each push:
+//! a search that pushes and pops without asking (perft, a Python engine loop) pays nothing for
+//! it, and a game that asks every ply counts each position once, as before. Each position is
+//! counted at most once and uncounted at most once, so the cost stays O(1) per move.
 //!
 //! The legal moves of the current position are computed once and kept (with each earlier
 //! position's list on the undo stack), so that listing them, checking a move for legality,
@@ -20,7 +25,7 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// Keys are already uniformly random, so the map needs no hashing of its own.
 #[derive(Default)]
@@ -122,17 +127,38 @@ struct Ply {
     legal_before: OnceLock<LegalCache>,
 }
 
+/// The repetition records of the positions after the first `positions.len()` moves of the
+/// stack (the rest are counted when next asked for).
+#[derive(Clone, Debug, Default)]
+struct Ledger {
+    positions: Vec<PositionRecord>,
+    /// Occurrences of (key, segment) for every counted position but the root.
+    counts: KeyCounts,
+}
+
 /// A board with its move stack and repetition history.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     board: Board,
     stack: Vec<Ply>,
-    /// The starting position's record; `positions` holds one per move played.
+    /// The starting position's record; the ledger holds one per move played.
     root_record: PositionRecord,
-    positions: Vec<PositionRecord>,
-    /// Occurrences of (key, segment) for every position but the root.
-    counts: KeyCounts,
+    /// Behind a lock only because questions (`&self`) bring it up to date; pushes and pops
+    /// (`&mut self`) reach it without locking.
+    ledger: Mutex<Ledger>,
     legal: OnceLock<LegalCache>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            board: self.board.clone(),
+            stack: self.stack.clone(),
+            root_record: self.root_record,
+            ledger: Mutex::new(self.ledger().clone()),
+            legal: self.legal.clone(),
+        }
+    }
 }
 
 impl Default for Game {
@@ -160,33 +186,69 @@ impl Game {
             board,
             stack: Vec::new(),
             root_record,
-            positions: Vec::new(),
-            counts: KeyCounts::default(),
+            ledger: Mutex::default(),
             legal: OnceLock::new(),
         }
     }
 
-    /// How often (key, segment) occurred, the root included.
-    fn occurrences(&self, key: u64, segment: u32) -> u32 {
-        let root = u32::from(self.root_record.key == key && self.root_record.segment == segment);
-        root + self.counts.get(&(key, segment)).copied().unwrap_or(0)
+    /// The ledger as it stands (a panic elsewhere cannot leave it half-updated: `count`
+    /// finishes each record before the next).
+    fn ledger(&self) -> MutexGuard<'_, Ledger> {
+        self.ledger.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn current(&self) -> PositionRecord {
-        self.positions.last().copied().unwrap_or(self.root_record)
+    /// The ledger with every move played counted.
+    fn counted(&self) -> MutexGuard<'_, Ledger> {
+        let mut ledger = self.ledger();
+        for index in ledger.positions.len()..self.stack.len() {
+            let record = self.record_after(index, &ledger);
+            let in_map = ledger
+                .counts
+                .entry((record.key, record.segment))
+                .or_insert(0);
+            *in_map += 1;
+            let count = *in_map + u32::from(self.is_root(record.key, record.segment));
+            ledger.positions.push(PositionRecord { count, ..record });
+        }
+        ledger
     }
 
-    fn record(&mut self, segment: u32) {
-        let key = self.board.repetition_key();
-        let in_map = self.counts.entry((key, segment)).or_insert(0);
-        *in_map += 1;
-        let root = self.root_record.key == key && self.root_record.segment == segment;
-        let count = *in_map + u32::from(root);
-        self.positions.push(PositionRecord {
-            key,
+    /// The key and segment of the position after move `index` (its count still to be set),
+    /// given the records of the positions before it.
+    fn record_after(&self, index: usize, ledger: &Ledger) -> PositionRecord {
+        let ply = &self.stack[index];
+        let after = self
+            .stack
+            .get(index + 1)
+            .map_or(&self.board, |next| &next.before);
+        let irreversible = (!ply.played.is_null() && after.halfmove_clock() == 0)
+            || after.castling_rights() != ply.before.castling_rights()
+            || ply.before.legal_ep_square().is_some();
+        let segment = if irreversible {
+            index as u32 + 1
+        } else {
+            ledger.positions.last().unwrap_or(&self.root_record).segment
+        };
+        PositionRecord {
+            key: after.repetition_key(),
             segment,
-            count,
-        });
+            count: 0,
+        }
+    }
+
+    fn is_root(&self, key: u64, segment: u32) -> bool {
+        self.root_record.key == key && self.root_record.segment == segment
+    }
+
+    /// How often (key, segment) occurred, the root included.
+    fn occurrences(ledger: &Ledger, root: bool, key: u64, segment: u32) -> u32 {
+        u32::from(root) + ledger.counts.get(&(key, segment)).copied().unwrap_or(0)
+    }
+
+    /// The current position's record.
+    fn current(&self) -> PositionRecord {
+        let ledger = self.counted();
+        ledger.positions.last().copied().unwrap_or(self.root_record)
     }
 
     /// The legal moves of the current position (computed once per position).
@@ -275,18 +337,12 @@ impl Game {
     pub fn play(&mut self, m: Move) {
         let before = self.board.clone();
         self.board.play_unchecked(m);
-        let n = self.positions.len() as u32 + 1;
-        let last = self.current();
-        let irreversible = (!m.is_null() && self.board.halfmove_clock() == 0)
-            || self.board.castling_rights() != before.castling_rights()
-            || before.legal_ep_square().is_some();
         let legal_before = std::mem::take(&mut self.legal);
         self.stack.push(Ply {
             before,
             played: m,
             legal_before,
         });
-        self.record(if irreversible { n } else { last.segment });
     }
 
     /// Plays a move given in UCI form, checking that it is legal (castling may be given as
@@ -303,16 +359,23 @@ impl Game {
 
     /// Takes back the last move.
     pub fn pop(&mut self) -> Option<Move> {
-        let ply = self.stack.pop()?;
-        if let Some(record) = self.positions.pop() {
-            if let Entry::Occupied(mut entry) = self.counts.entry((record.key, record.segment)) {
-                if *entry.get() <= 1 {
-                    entry.remove();
-                } else {
-                    *entry.get_mut() -= 1;
+        let ledger = self
+            .ledger
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        if ledger.positions.len() == self.stack.len() {
+            if let Some(record) = ledger.positions.pop() {
+                let key = (record.key, record.segment);
+                if let Entry::Occupied(mut entry) = ledger.counts.entry(key) {
+                    if *entry.get() <= 1 {
+                        entry.remove();
+                    } else {
+                        *entry.get_mut() -= 1;
+                    }
                 }
             }
         }
+        let ply = self.stack.pop()?;
         self.board = ply.before;
         self.legal = ply.legal_before;
         Some(ply.played)
@@ -332,13 +395,15 @@ impl Game {
     /// May the side to move claim a draw by threefold repetition, now or by announcing a
     /// move that repeats the position for the third time?
     pub fn can_claim_threefold_repetition(&self) -> bool {
-        let current = self.current();
+        let ledger = self.counted();
+        let current = ledger.positions.last().copied().unwrap_or(self.root_record);
         if current.count >= 3 {
             return true;
         }
         self.legal_moves().iter().any(|&m| {
             let key = self.board.after(m).repetition_key();
-            self.occurrences(key, current.segment) >= 2
+            let root = self.is_root(key, current.segment);
+            Game::occurrences(&ledger, root, key, current.segment) >= 2
         })
     }
 
@@ -460,6 +525,74 @@ mod tests {
         assert!(!game.is_repetition(3));
         play(&mut game, "e1e2 e8e7 e2e1 e7e8");
         assert!(game.is_repetition(3));
+    }
+
+    /// Counting on demand must not depend on when the questions come: a game asked after
+    /// every push and pop, and one asked only now and then (with pops of uncounted and of
+    /// counted moves in between), give the same answers.
+    #[test]
+    fn repetition_answers_do_not_depend_on_when_they_are_asked() {
+        let shuffle = [
+            "g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8",
+        ];
+        let mut eager = Game::default();
+        let mut lazy = Game::default();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut reached = [0; 4];
+        for step in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pop = state % 5 == 0 && eager.moves().len() > 0;
+            if pop {
+                assert_eq!(eager.pop(), lazy.pop());
+            } else {
+                // The shuffle's legal move from here, or a pawn move that breaks the segment.
+                let legal = eager.legal_moves().to_vec();
+                let uci = shuffle
+                    .iter()
+                    .map(|t| UciMove::parse(t).unwrap())
+                    .find(|&u| eager.find_legal(u).is_some())
+                    .unwrap_or_else(|| {
+                        eager
+                            .board()
+                            .uci(legal[(state >> 8) as usize % legal.len()])
+                    });
+                eager.push_uci(uci).unwrap();
+                lazy.push_uci(uci).unwrap();
+            }
+            let eager_answers = (
+                eager.is_repetition(2),
+                eager.is_repetition(3),
+                eager.is_fivefold_repetition(),
+                eager.can_claim_threefold_repetition(),
+            );
+            for (seen, answer) in reached.iter_mut().zip([
+                eager_answers.0,
+                eager_answers.1,
+                eager_answers.2,
+                eager_answers.3,
+            ]) {
+                *seen += u32::from(answer);
+            }
+            if step % 7 == 0 || state % 3 == 0 {
+                let lazy_answers = (
+                    lazy.is_repetition(2),
+                    lazy.is_repetition(3),
+                    lazy.is_fivefold_repetition(),
+                    lazy.can_claim_threefold_repetition(),
+                );
+                assert_eq!(eager_answers, lazy_answers, "step {step}");
+            }
+        }
+        assert!(reached.iter().all(|&n| n > 0), "{reached:?}");
+        // Clones carry the counted part and count the rest on their own.
+        let copy = lazy.clone();
+        assert_eq!(copy.is_repetition(3), eager.is_repetition(3));
+        assert_eq!(
+            copy.can_claim_threefold_repetition(),
+            eager.can_claim_threefold_repetition()
+        );
     }
 
     #[test]
