@@ -314,6 +314,19 @@ def test_push_of_a_non_move_or_wrong_arity_raises_type_error_and_changes_nothing
     assert inspect.signature(chess.Board.push).parameters.keys() == {"self", "move"}
 
 
+def test_pop_on_an_empty_stack_or_with_arguments_raises_and_changes_nothing():
+    # pop is a METH_NOARGS method of ours (rust/python/src/fast_methods.rs).
+    board = chess.Board()
+    with pytest.raises(IndexError, match="pop from empty list"):
+        board.pop()
+    board.push_san("e4")
+    with pytest.raises(TypeError):
+        board.pop(0)  # type: ignore[call-arg]
+    assert board.move_stack == [chess.Move.from_uci("e2e4")]
+    assert board.pop() == chess.Move.from_uci("e2e4")
+    assert board.fen() == chess.STARTING_FEN
+
+
 def _message(call: Callable[[], object]) -> str:
     try:
         call()
@@ -329,8 +342,12 @@ def test_push_works_on_subclasses_and_rejects_other_selves():
     board = MyBoard()
     board.push(chess.Move.from_uci("g1f3"))
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+    assert board.pop() == chess.Move.from_uci("g1f3")
+    assert board.fen() == chess.STARTING_FEN
     with pytest.raises(TypeError):
         chess.Board.push(object(), chess.Move.from_uci("e2e4"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        chess.Board.pop(object())  # type: ignore[arg-type]
 
 
 def test_push_uci_errors_change_nothing():

@@ -2,9 +2,9 @@
 //! core `Game`/`Board`, and translates the answer back; the rules live in `pychess-core`.
 
 use crate::errors::{fen_error, move_error, IllegalMoveError, InvalidFenError};
+use crate::fast_methods::{self, no_arg_method, one_arg_method, Convention};
 use crate::moves::{as_move, intern, Move};
 use crate::piece::Piece;
-use crate::single_arg::{self, single_arg_method};
 use crate::squareset::SquareSet;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
 use pychess_core::notation::uci::is_drop;
@@ -99,6 +99,14 @@ pub struct Board {
 impl Board {
     fn board(&self) -> &CoreBoard {
         self.game.board()
+    }
+
+    /// Takes back the last move and returns it (python-chess's `pop`).
+    fn pop_move(&mut self, py: Python<'_>) -> PyResult<Py<Move>> {
+        match self.game.pop() {
+            Some(m) => Ok(self.py_move(py, m)),
+            None => Err(PyIndexError::new_err("pop from empty list")),
+        }
     }
 
     /// Plays a legal `Move` (python-chess's `push`).
@@ -510,15 +518,7 @@ impl Board {
 
     // `push` is a METH_O method, installed by `install_fast_methods` below.
 
-    /// Takes back the last move and returns it.
-    ///
-    /// :raises: :exc:`IndexError` if no move was played.
-    fn pop(&mut self, py: Python<'_>) -> PyResult<Py<Move>> {
-        match self.game.pop() {
-            Some(m) => Ok(self.py_move(py, m)),
-            None => Err(PyIndexError::new_err("pop from empty list")),
-        }
-    }
+    // `pop` is a METH_NOARGS method, installed by `install_fast_methods` below.
 
     /// The last move played.
     ///
@@ -1406,24 +1406,44 @@ impl PseudoLegalMoveGenerator {
     }
 }
 
-fn push_body<'py>(slf: &Bound<'py, PyAny>, r#move: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+fn push_body<'py>(
+    slf: Borrowed<'_, 'py, PyAny>,
+    r#move: Borrowed<'_, 'py, PyAny>,
+) -> PyResult<Py<PyAny>> {
     // SAFETY: CPython's method descriptor checked that `self` is a `Board` (or subclass).
     let board = unsafe { slf.cast_unchecked::<Board>() };
-    board.try_borrow_mut()?.push_move(r#move)?;
+    board.try_borrow_mut()?.push_move(&r#move)?;
     Ok(slf.py().None())
 }
 
-single_arg_method!(push_method => push_body);
+fn pop_body(slf: Borrowed<'_, '_, PyAny>) -> PyResult<Py<PyAny>> {
+    // SAFETY: CPython's method descriptor checked that `self` is a `Board` (or subclass).
+    let board = unsafe { slf.cast_unchecked::<Board>() };
+    let popped = board.try_borrow_mut()?.pop_move(slf.py())?;
+    Ok(popped.into_any())
+}
 
-/// Replaces PyO3's wrappers of the hottest one-argument methods by METH_O ones.
+one_arg_method!(push_method => push_body);
+no_arg_method!(pop_method => pop_body);
+
+/// Replaces PyO3's wrappers of the methods a search loop calls most (see `fast_methods`).
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     let class = py.get_type::<Board>();
-    single_arg::install(
+    fast_methods::install(
         &class,
         c"push",
         c"push($self, move, /)\n--\n\nPlays a move. Castling may be given as ``e1g1`` or \
 ``e1h1``; ``Move.null()`` passes.\n\n:raises: :exc:`IllegalMoveError` if the move is not legal; \
 the board is unchanged.",
+        Convention::OneArg,
         push_method,
+    )?;
+    fast_methods::install(
+        &class,
+        c"pop",
+        c"pop($self, /)\n--\n\nTakes back the last move and returns it.\n\n\
+:raises: :exc:`IndexError` if no move was played.",
+        Convention::NoArgs,
+        pop_method,
     )
 }

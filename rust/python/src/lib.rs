@@ -3,9 +3,9 @@
 
 mod board;
 mod errors;
+mod fast_methods;
 mod moves;
 mod piece;
-mod single_arg;
 mod squareset;
 
 use pyo3::prelude::*;

@@ -1,0 +1,134 @@
+//! The hottest methods, declared with CPython's cheapest calling conventions: `METH_O` for
+//! one argument, `METH_NOARGS` for none.
+//!
+//! Built for abi3 with Python 3.9 as the floor, PyO3 declares every method that takes
+//! arguments as `METH_VARARGS | METH_KEYWORDS` (the limited API gained `METH_FASTCALL` only
+//! in 3.10): each call then packs its argument into a fresh tuple that PyO3 unpacks again.
+//! For `Board.push`, the method a Python search loop calls most, that packing was about half
+//! of the call's instructions (callgrind). `METH_O` hands the one argument over as it is, like
+//! CPython's own `list.append`; such methods take their argument positionally only. For
+//! methods without arguments PyO3 already uses `METH_NOARGS`, but its wrapper also keeps
+//! thread-local bookkeeping and reference counts that a method like `pop` does not need.
+//!
+//! This module is the one place that talks to the C API for it: a method body is plain Rust
+//! over borrowed references (no reference-count traffic of its own), wrapped by
+//! [`one_arg_method!`] or [`no_arg_method!`] and installed on its class at module init.
+//! Errors become Python exceptions and a panic becomes `PanicException`, as in PyO3's own
+//! wrappers. Unlike those, these do not register with PyO3's attach count: a `Py` dropped
+//! inside a body (only on error paths) is released at the next PyO3 call instead of at once.
+
+use pyo3::ffi;
+use pyo3::panic::PanicException;
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+use std::ffi::{c_int, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A C function as CPython calls `METH_O` and `METH_NOARGS` methods.
+pub(crate) type CFunction =
+    unsafe extern "C" fn(*mut ffi::PyObject, *mut ffi::PyObject) -> *mut ffi::PyObject;
+
+/// Runs `body` for CPython: a new reference on success, NULL with the exception set on
+/// error or panic.
+///
+/// # Safety
+/// The interpreter must be attached (as it is when CPython calls a method).
+pub(crate) unsafe fn call(
+    body: impl FnOnce(Python<'_>) -> PyResult<Py<PyAny>>,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls methods with the interpreter attached.
+    let py = unsafe { Python::assume_attached() };
+    let error = match catch_unwind(AssertUnwindSafe(|| body(py))) {
+        Ok(Ok(value)) => return value.into_ptr(),
+        Ok(Err(error)) => error,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic in a Rust method".to_string());
+            PanicException::new_err(message)
+        }
+    };
+    error.restore(py);
+    std::ptr::null_mut()
+}
+
+/// Defines `extern "C" fn $name(self, arg)` for `METH_O`, running
+/// `$body(self: Borrowed<PyAny>, arg: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`.
+macro_rules! one_arg_method {
+    ($name:ident => $body:path) => {
+        unsafe extern "C" fn $name(
+            slf: *mut pyo3::ffi::PyObject,
+            arg: *mut pyo3::ffi::PyObject,
+        ) -> *mut pyo3::ffi::PyObject {
+            // SAFETY: only CPython calls this, as a METH_O method (see `install`), with live
+            // borrowed references to `self` and the argument.
+            unsafe {
+                $crate::fast_methods::call(|py| {
+                    $body(
+                        pyo3::Borrowed::from_ptr(py, slf),
+                        pyo3::Borrowed::from_ptr(py, arg),
+                    )
+                })
+            }
+        }
+    };
+}
+pub(crate) use one_arg_method;
+
+/// Defines `extern "C" fn $name(self, _)` for `METH_NOARGS`, running
+/// `$body(self: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`.
+macro_rules! no_arg_method {
+    ($name:ident => $body:path) => {
+        unsafe extern "C" fn $name(
+            slf: *mut pyo3::ffi::PyObject,
+            _unused: *mut pyo3::ffi::PyObject,
+        ) -> *mut pyo3::ffi::PyObject {
+            // SAFETY: only CPython calls this, as a METH_NOARGS method (see `install`), with
+            // a live borrowed reference to `self`.
+            unsafe { $crate::fast_methods::call(|py| $body(pyo3::Borrowed::from_ptr(py, slf))) }
+        }
+    };
+}
+pub(crate) use no_arg_method;
+
+/// The calling convention of a method made by [`one_arg_method!`] or [`no_arg_method!`].
+#[derive(Clone, Copy)]
+pub(crate) enum Convention {
+    OneArg,
+    NoArgs,
+}
+
+/// Installs `function` as the method `name` of `class`, replacing what PyO3 put there.
+///
+/// `doc` follows CPython's convention: a first line such as `name($self, arg, /)` and a `--`
+/// line give `inspect.signature` the signature.
+pub(crate) fn install(
+    class: &Bound<'_, PyType>,
+    name: &'static CStr,
+    doc: &'static CStr,
+    convention: Convention,
+    function: CFunction,
+) -> PyResult<()> {
+    let flags: c_int = match convention {
+        Convention::OneArg => ffi::METH_O,
+        Convention::NoArgs => ffi::METH_NOARGS,
+    };
+    // The method descriptor keeps a pointer to its definition for the life of the class,
+    // which lives as long as the interpreter: leaking one small record per method is intended.
+    let definition = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: name.as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunction: function,
+        },
+        ml_flags: flags,
+        ml_doc: doc.as_ptr(),
+    }));
+    // SAFETY: `class` is a live type object and `definition` outlives it.
+    let descriptor = unsafe {
+        let raw = ffi::PyDescr_NewMethod(class.as_type_ptr(), definition);
+        Bound::from_owned_ptr_or_err(class.py(), raw)?
+    };
+    class.setattr(name.to_str().expect("method names are ASCII"), descriptor)
+}
