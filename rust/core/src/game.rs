@@ -287,9 +287,17 @@ impl Game {
             })
     }
 
+    /// How many legal moves (counted without listing them unless they are listed already).
+    pub fn count_legal_moves(&self) -> usize {
+        match self.legal.get() {
+            Some(cache) => cache.moves.len(),
+            None => self.board.count_legal_moves(),
+        }
+    }
+
     /// Does the side to move have a legal move?
     pub fn has_legal_moves(&self) -> bool {
-        !self.legal_moves().is_empty()
+        self.count_legal_moves() > 0
     }
 
     /// Is the side to move checkmated?

@@ -1,5 +1,5 @@
 //! Perft: the number of leaf nodes of the legal-move tree, the standard check of a move
-//! generator. The last ply is bulk-counted (the length of the move list).
+//! generator. The last ply is bulk-counted: its moves are counted, not listed or played.
 //!
 //! ```
 //! use pychess_core::{perft, Board};
@@ -13,7 +13,7 @@ use crate::types::Move;
 pub fn perft(board: &Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => board.legal_moves().len() as u64,
+        1 => board.count_legal_moves() as u64,
         _ => board
             .legal_moves()
             .iter()

@@ -1334,6 +1334,8 @@ impl LegalMoveGenerator {
         board.moves_iter(py, board.game.legal_moves().iter().copied())
     }
 
+    /// Lists (and keeps) the moves: `list(board.legal_moves)` asks for the length right
+    /// before iterating.
     fn __len__(&self, py: Python<'_>) -> usize {
         self.board.borrow(py).game.legal_moves().len()
     }
@@ -1342,8 +1344,9 @@ impl LegalMoveGenerator {
         self.board.borrow(py).game.has_legal_moves()
     }
 
+    /// Counts the moves without listing them, unless they are listed already.
     fn count(&self, py: Python<'_>) -> usize {
-        self.__len__(py)
+        self.board.borrow(py).game.count_legal_moves()
     }
 
     fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {

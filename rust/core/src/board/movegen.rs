@@ -78,6 +78,42 @@ impl std::ops::Deref for MoveList {
     }
 }
 
+/// Where generated moves go: a list, or a counter that adds whole target sets at once
+/// (perft's last ply and `count` need the number, not the moves).
+trait MoveSink {
+    fn add(&mut self, m: Move);
+
+    /// Ordinary moves from `from` to each square of `targets`.
+    #[inline]
+    fn add_each(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.add(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without listing them.
+struct MoveCount(usize);
+
+impl MoveSink for MoveCount {
+    #[inline]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn add_each(&mut self, _: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+}
+
 impl Board {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
@@ -94,9 +130,16 @@ impl Board {
         list
     }
 
+    /// How many legal moves (the same rules as `legal_moves`, without listing them).
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = MoveCount(0);
+        self.generate_legal(&mut count, Bitboard::FULL, Bitboard::FULL);
+        count.0
+    }
+
     /// Does the side to move have any legal move?
     pub fn has_legal_moves(&self) -> bool {
-        !self.legal_moves().is_empty()
+        self.count_legal_moves() > 0
     }
 
     /// The pieces of `us` pinned to their king.
@@ -115,7 +158,7 @@ impl Board {
         pinned
     }
 
-    fn generate_legal(&self, list: &mut MoveList, from_mask: Bitboard, to_mask: Bitboard) {
+    fn generate_legal(&self, list: &mut impl MoveSink, from_mask: Bitboard, to_mask: Bitboard) {
         let us = self.turn;
         let them = !us;
         let king = self.king_of(us);
@@ -125,11 +168,13 @@ impl Board {
 
         if from_mask.contains(king) {
             let without_king = occupied.without(king);
+            let mut safe = Bitboard::EMPTY;
             for to in attacks::king(king) & !ours & to_mask {
                 if self.attackers_with(to, them, without_king).is_empty() {
-                    list.push(Move::new(king, to, MoveKind::Normal));
+                    safe = safe.with(to);
                 }
             }
+            list.add_each(king, safe);
         }
         if checkers.more_than_one() {
             return;
@@ -149,19 +194,16 @@ impl Board {
         };
 
         for from in self.pieces(us, Role::Knight) & !pinned & from_mask {
-            for to in attacks::knight(from) & target {
-                list.push(Move::new(from, to, MoveKind::Normal));
-            }
+            list.add_each(from, attacks::knight(from) & target);
         }
         for from in self.bishop_like() & ours & from_mask {
-            for to in attacks::bishop(from, occupied) & target & allowed(from) {
-                list.push(Move::new(from, to, MoveKind::Normal));
-            }
+            list.add_each(
+                from,
+                attacks::bishop(from, occupied) & target & allowed(from),
+            );
         }
         for from in self.rook_like() & ours & from_mask {
-            for to in attacks::rook(from, occupied) & target & allowed(from) {
-                list.push(Move::new(from, to, MoveKind::Normal));
-            }
+            list.add_each(from, attacks::rook(from, occupied) & target & allowed(from));
         }
         self.generate_pawn_moves(list, from_mask, target, &allowed, to_mask);
         if checkers.is_empty() {
@@ -171,7 +213,7 @@ impl Board {
 
     fn generate_pawn_moves(
         &self,
-        list: &mut MoveList,
+        list: &mut impl MoveSink,
         from_mask: Bitboard,
         target: Bitboard,
         allowed: &impl Fn(Square) -> Bitboard,
@@ -193,33 +235,31 @@ impl Board {
                 if start_rank.contains(from) {
                     let two = Square::new((one.index() as i8 + forward) as u8);
                     if !occupied.contains(two) && (target & allowed).contains(two) {
-                        list.push(Move::new(from, two, MoveKind::DoubleStep));
+                        list.add(Move::new(from, two, MoveKind::DoubleStep));
                     }
                 }
             }
-            for to in destinations & target & allowed {
-                if Bitboard::BACKRANKS.contains(to) {
-                    for role in Role::PROMOTIONS {
-                        list.push(Move::new(from, to, MoveKind::Promotion(role)));
-                    }
-                } else {
-                    list.push(Move::new(from, to, MoveKind::Normal));
+            let destinations = destinations & target & allowed;
+            for to in destinations & Bitboard::BACKRANKS {
+                for role in Role::PROMOTIONS {
+                    list.add(Move::new(from, to, MoveKind::Promotion(role)));
                 }
             }
+            list.add_each(from, destinations & !Bitboard::BACKRANKS);
         }
         if let Some(ep) = self.ep_square {
             if to_mask.contains(ep) {
                 for from in self.ep_capturers(ep) & from_mask {
                     let m = Move::new(from, ep, MoveKind::EnPassant);
                     if self.is_safe(m) {
-                        list.push(m);
+                        list.add(m);
                     }
                 }
             }
         }
     }
 
-    fn generate_castling(&self, list: &mut MoveList, from_mask: Bitboard, to_mask: Bitboard) {
+    fn generate_castling(&self, list: &mut impl MoveSink, from_mask: Bitboard, to_mask: Bitboard) {
         let us = self.turn;
         let king = self.king_of(us);
         if !from_mask.contains(king) {
@@ -228,7 +268,7 @@ impl Board {
         for rook in self.castling & Bitboard::rank(us.back_rank()) & to_mask {
             let m = Move::new(king, rook, MoveKind::Castle);
             if self.castling_path_is_clear(m) {
-                list.push(m);
+                list.add(m);
             }
         }
     }
