@@ -128,10 +128,10 @@ impl Board {
     fn moves_iter(
         &self,
         py: Python<'_>,
-        moves: impl Iterator<Item = CoreMove>,
+        moves: impl IntoIterator<Item = CoreMove, IntoIter: ExactSizeIterator>,
     ) -> PyResult<Py<PyAny>> {
         let board = self.board();
-        let objects: Vec<Py<Move>> = moves.map(|m| intern(py, board.uci(m))).collect();
+        let objects = moves.into_iter().map(|m| intern(py, board.uci(m)));
         Ok(PyList::new(py, objects)?
             .into_any()
             .try_iter()?
@@ -834,10 +834,11 @@ impl Board {
     ) -> PyResult<Py<PyAny>> {
         let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
         let moves = self.board().pseudo_legal_moves();
-        let selected = moves
+        let selected: Vec<CoreMove> = moves
             .iter()
             .copied()
-            .filter(|m| from_mask.contains(m.from) && to_mask.contains(m.to));
+            .filter(|m| from_mask.contains(m.from) && to_mask.contains(m.to))
+            .collect();
         self.moves_iter(py, selected)
     }
 
@@ -856,7 +857,8 @@ impl Board {
             self.masked_moves(from_mask, to_mask)
                 .iter()
                 .copied()
-                .filter(is_capture),
+                .filter(is_capture)
+                .collect::<Vec<_>>(),
         )
     }
 
@@ -873,7 +875,8 @@ impl Board {
             self.masked_moves(from_mask, to_mask)
                 .iter()
                 .copied()
-                .filter(|m| m.is_castle()),
+                .filter(|m| m.is_castle())
+                .collect::<Vec<_>>(),
         )
     }
 
@@ -890,7 +893,8 @@ impl Board {
             self.masked_moves(from_mask, to_mask)
                 .iter()
                 .copied()
-                .filter(|m| m.is_en_passant()),
+                .filter(|m| m.is_en_passant())
+                .collect::<Vec<_>>(),
         )
     }
 
