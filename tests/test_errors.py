@@ -7,7 +7,9 @@ impossible check or too many checkers.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import os
 from collections.abc import Callable
 
 import chess as pychess_oracle
@@ -428,3 +430,29 @@ def test_errors_leave_the_board_usable():
     board.push_san("e4")
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     assert board.legal_moves.count() == 20
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux /proc")
+def test_failed_push_and_pop_release_their_exceptions_at_once():
+    # push and pop bypass PyO3's wrappers (fast_methods.rs); their error path must still
+    # release the exception's objects at once, not defer them to a later PyO3 call (a loop
+    # of only failing push/pop calls once grew by ~230 bytes per call).
+    board = chess.Board()
+    illegal = chess.Move.from_uci("e2e5")
+
+    def fail_many(n: int) -> None:
+        for _ in range(n):
+            with contextlib.suppress(chess.IllegalMoveError):
+                board.push(illegal)
+            with contextlib.suppress(IndexError):
+                board.pop()
+
+    fail_many(10_000)  # warm up allocator pools
+    before = _resident_bytes()
+    fail_many(100_000)
+    assert _resident_bytes() - before < 5_000_000

@@ -14,8 +14,10 @@
 //! over borrowed references (no reference-count traffic of its own), wrapped by
 //! [`one_arg_method!`] or [`no_arg_method!`] and installed on its class at module init.
 //! Errors become Python exceptions and a panic becomes `PanicException`, as in PyO3's own
-//! wrappers. Unlike those, these do not register with PyO3's attach count: a `Py` dropped
-//! inside a body (only on error paths) is released at the next PyO3 call instead of at once.
+//! wrappers. Unlike those, the success path does not register with PyO3's thread-local attach
+//! count (that bookkeeping is what makes PyO3's wrapper of `pop` slower): bodies must not drop
+//! a `Py` when they succeed (they hand their result over with `into_ptr`), and the error path
+//! attaches properly, so that the exception's objects are released at once.
 
 use pyo3::ffi;
 use pyo3::panic::PanicException;
@@ -50,7 +52,9 @@ pub(crate) unsafe fn call(
             PanicException::new_err(message)
         }
     };
-    error.restore(py);
+    // Raising builds and drops `Py` objects; inside `attach` PyO3 releases them at once
+    // instead of deferring them to its next call.
+    Python::attach(|py| error.restore(py));
     std::ptr::null_mut()
 }
 
