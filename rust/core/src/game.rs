@@ -136,6 +136,22 @@ struct Ledger {
     counts: KeyCounts,
 }
 
+impl Ledger {
+    /// Forgets the last counted position.
+    fn uncount_last(&mut self) {
+        let Some(record) = self.positions.pop() else {
+            return;
+        };
+        if let Entry::Occupied(mut entry) = self.counts.entry((record.key, record.segment)) {
+            if *entry.get() <= 1 {
+                entry.remove();
+            } else {
+                *entry.get_mut() -= 1;
+            }
+        }
+    }
+}
+
 /// A board with its move stack and repetition history.
 #[derive(Debug)]
 pub struct Game {
@@ -191,7 +207,7 @@ impl Game {
         }
     }
 
-    /// The ledger as it stands (a panic elsewhere cannot leave it half-updated: `count`
+    /// The ledger as it stands (a panic elsewhere cannot leave it half-updated: `counted`
     /// finishes each record before the next).
     fn ledger(&self) -> MutexGuard<'_, Ledger> {
         self.ledger.lock().unwrap_or_else(PoisonError::into_inner)
@@ -207,7 +223,7 @@ impl Game {
                 .entry((record.key, record.segment))
                 .or_insert(0);
             *in_map += 1;
-            let count = *in_map + u32::from(self.is_root(record.key, record.segment));
+            let count = self.occurrences(&ledger, record.key, record.segment);
             ledger.positions.push(PositionRecord { count, ..record });
         }
         ledger
@@ -227,7 +243,7 @@ impl Game {
         let segment = if irreversible {
             index as u32 + 1
         } else {
-            ledger.positions.last().unwrap_or(&self.root_record).segment
+            self.last_record(ledger).segment
         };
         PositionRecord {
             key: after.repetition_key(),
@@ -240,15 +256,20 @@ impl Game {
         self.root_record.key == key && self.root_record.segment == segment
     }
 
-    /// How often (key, segment) occurred, the root included.
-    fn occurrences(ledger: &Ledger, root: bool, key: u64, segment: u32) -> u32 {
-        u32::from(root) + ledger.counts.get(&(key, segment)).copied().unwrap_or(0)
+    /// How often (key, segment) occurred among the positions `ledger` counts, the root included.
+    fn occurrences(&self, ledger: &Ledger, key: u64, segment: u32) -> u32 {
+        u32::from(self.is_root(key, segment))
+            + ledger.counts.get(&(key, segment)).copied().unwrap_or(0)
+    }
+
+    /// The record of the last position `ledger` counts (the root's if none).
+    fn last_record(&self, ledger: &Ledger) -> PositionRecord {
+        ledger.positions.last().copied().unwrap_or(self.root_record)
     }
 
     /// The current position's record.
     fn current(&self) -> PositionRecord {
-        let ledger = self.counted();
-        ledger.positions.last().copied().unwrap_or(self.root_record)
+        self.last_record(&self.counted())
     }
 
     /// The legal moves of the current position (computed once per position).
@@ -372,16 +393,7 @@ impl Game {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
         if ledger.positions.len() == self.stack.len() {
-            if let Some(record) = ledger.positions.pop() {
-                let key = (record.key, record.segment);
-                if let Entry::Occupied(mut entry) = ledger.counts.entry(key) {
-                    if *entry.get() <= 1 {
-                        entry.remove();
-                    } else {
-                        *entry.get_mut() -= 1;
-                    }
-                }
-            }
+            ledger.uncount_last();
         }
         let ply = self.stack.pop()?;
         self.board = ply.before;
@@ -404,14 +416,13 @@ impl Game {
     /// move that repeats the position for the third time?
     pub fn can_claim_threefold_repetition(&self) -> bool {
         let ledger = self.counted();
-        let current = ledger.positions.last().copied().unwrap_or(self.root_record);
+        let current = self.last_record(&ledger);
         if current.count >= 3 {
             return true;
         }
         self.legal_moves().iter().any(|&m| {
             let key = self.board.after(m).repetition_key();
-            let root = self.is_root(key, current.segment);
-            Game::occurrences(&ledger, root, key, current.segment) >= 2
+            self.occurrences(&ledger, key, current.segment) >= 2
         })
     }
 
@@ -543,6 +554,14 @@ mod tests {
         let shuffle = [
             "g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8",
         ];
+        let answers = |game: &Game| {
+            [
+                game.is_repetition(2),
+                game.is_repetition(3),
+                game.is_fivefold_repetition(),
+                game.can_claim_threefold_repetition(),
+            ]
+        };
         let mut eager = Game::default();
         let mut lazy = Game::default();
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
@@ -569,38 +588,17 @@ mod tests {
                 eager.push_uci(uci).unwrap();
                 lazy.push_uci(uci).unwrap();
             }
-            let eager_answers = (
-                eager.is_repetition(2),
-                eager.is_repetition(3),
-                eager.is_fivefold_repetition(),
-                eager.can_claim_threefold_repetition(),
-            );
-            for (seen, answer) in reached.iter_mut().zip([
-                eager_answers.0,
-                eager_answers.1,
-                eager_answers.2,
-                eager_answers.3,
-            ]) {
+            let eager_answers = answers(&eager);
+            for (seen, answer) in reached.iter_mut().zip(eager_answers) {
                 *seen += u32::from(answer);
             }
             if step % 7 == 0 || state % 3 == 0 {
-                let lazy_answers = (
-                    lazy.is_repetition(2),
-                    lazy.is_repetition(3),
-                    lazy.is_fivefold_repetition(),
-                    lazy.can_claim_threefold_repetition(),
-                );
-                assert_eq!(eager_answers, lazy_answers, "step {step}");
+                assert_eq!(eager_answers, answers(&lazy), "step {step}");
             }
         }
         assert!(reached.iter().all(|&n| n > 0), "{reached:?}");
         // Clones carry the counted part and count the rest on their own.
-        let copy = lazy.clone();
-        assert_eq!(copy.is_repetition(3), eager.is_repetition(3));
-        assert_eq!(
-            copy.can_claim_threefold_repetition(),
-            eager.can_claim_threefold_repetition()
-        );
+        assert_eq!(answers(&lazy.clone()), answers(&eager));
     }
 
     #[test]

@@ -1410,11 +1410,17 @@ fn fen_mutations() {
     findings.finish();
 }
 
-#[test]
-fn san_mutations() {
-    let (iterations, seed, mut rng) = settings(3);
+/// Move text of one notation, mutated, read mostly in the position it came from (near
+/// misses) and sometimes in another one.
+fn move_text_mutations(
+    name: &'static str,
+    salt: u64,
+    notation: &str,
+    check: fn(&Board, &str) -> Result<bool, String>,
+) {
+    let (iterations, seed, mut rng) = settings(salt);
     let corpus = Corpus::load(&mut rng);
-    let mut findings = Findings::new("san_mutations", seed);
+    let mut findings = Findings::new(name, seed);
     for _ in 0..iterations {
         let board = rng.pick(&corpus.boards);
         let text = move_text(&mut rng, board);
@@ -1423,40 +1429,25 @@ fn san_mutations() {
         } else {
             mutate(&mut rng, &text, &corpus.fens)
         };
-        // Mostly the position the move came from (near misses), sometimes another one.
         let board = if rng.one_in(4) {
             rng.pick(&corpus.boards)
         } else {
             board
         };
-        let label = format!("san in {}", board.fen());
-        findings.run(&label, &input, || check_san(board, &input));
+        let label = format!("{notation} in {}", board.fen());
+        findings.run(&label, &input, || check(board, &input));
     }
     findings.finish();
 }
 
 #[test]
+fn san_mutations() {
+    move_text_mutations("san_mutations", 3, "san", check_san);
+}
+
+#[test]
 fn uci_mutations() {
-    let (iterations, seed, mut rng) = settings(4);
-    let corpus = Corpus::load(&mut rng);
-    let mut findings = Findings::new("uci_mutations", seed);
-    for _ in 0..iterations {
-        let board = rng.pick(&corpus.boards);
-        let text = move_text(&mut rng, board);
-        let input = if rng.one_in(8) {
-            text
-        } else {
-            mutate(&mut rng, &text, &corpus.fens)
-        };
-        let board = if rng.one_in(4) {
-            rng.pick(&corpus.boards)
-        } else {
-            board
-        };
-        let label = format!("uci in {}", board.fen());
-        findings.run(&label, &input, || check_uci(board, &input));
-    }
-    findings.finish();
+    move_text_mutations("uci_mutations", 4, "uci", check_uci);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! core `Game`/`Board`, and translates the answer back; the rules live in `pychess-core`.
 
 use crate::errors::{fen_error, move_error, IllegalMoveError, InvalidFenError};
-use crate::fast_methods::{self, no_arg_method, one_arg_method, Convention};
+use crate::fast_methods::{self, no_arg_method, one_arg_method};
 use crate::moves::{as_move, intern, Move};
 use crate::piece::Piece;
 use crate::squareset::SquareSet;
@@ -164,9 +164,19 @@ impl Board {
         })
     }
 
-    fn masked_moves(&self, from_mask: u64, to_mask: u64) -> pychess_core::MoveList {
-        self.board()
-            .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask))
+    /// A Python iterator over the legal moves from `from_mask` to `to_mask` that `keep`.
+    fn masked_moves_iter(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+        keep: impl Fn(CoreMove) -> bool,
+    ) -> PyResult<Py<PyAny>> {
+        let moves = self
+            .board()
+            .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask));
+        let kept: Vec<CoreMove> = moves.iter().copied().filter(|&m| keep(m)).collect();
+        self.moves_iter(py, kept)
     }
 
     fn operand_object(&self, py: Python<'_>, operand: Operand) -> PyResult<Py<PyAny>> {
@@ -821,7 +831,7 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        self.moves_iter(py, self.masked_moves(from_mask, to_mask).iter().copied())
+        self.masked_moves_iter(py, from_mask, to_mask, |_| true)
     }
 
     /// Pseudo-legal moves from ``from_mask`` to ``to_mask``.
@@ -851,15 +861,8 @@ impl Board {
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
         let board = self.board();
-        let is_capture = |m: &CoreMove| !m.is_castle() && board.is_capture_move(board.uci(*m));
-        self.moves_iter(
-            py,
-            self.masked_moves(from_mask, to_mask)
-                .iter()
-                .copied()
-                .filter(is_capture)
-                .collect::<Vec<_>>(),
-        )
+        let is_capture = |m: CoreMove| !m.is_castle() && board.is_capture_move(board.uci(m));
+        self.masked_moves_iter(py, from_mask, to_mask, is_capture)
     }
 
     /// Legal castling moves.
@@ -870,14 +873,7 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        self.moves_iter(
-            py,
-            self.masked_moves(from_mask, to_mask)
-                .iter()
-                .copied()
-                .filter(|m| m.is_castle())
-                .collect::<Vec<_>>(),
-        )
+        self.masked_moves_iter(py, from_mask, to_mask, CoreMove::is_castle)
     }
 
     /// Legal en-passant captures.
@@ -888,14 +884,7 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        self.moves_iter(
-            py,
-            self.masked_moves(from_mask, to_mask)
-                .iter()
-                .copied()
-                .filter(|m| m.is_en_passant())
-                .collect::<Vec<_>>(),
-        )
+        self.masked_moves_iter(py, from_mask, to_mask, CoreMove::is_en_passant)
     }
 
     // --- Move properties ----------------------------------------------------------------
@@ -1430,8 +1419,8 @@ fn pop_body(slf: Borrowed<'_, '_, PyAny>) -> PyResult<Py<PyAny>> {
     Ok(popped.into_any())
 }
 
-one_arg_method!(push_method => push_body);
-no_arg_method!(pop_method => pop_body);
+one_arg_method!(PUSH => push_body);
+no_arg_method!(POP => pop_body);
 
 /// Replaces PyO3's wrappers of the methods a search loop calls most (see `fast_methods`).
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
@@ -1442,15 +1431,13 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
         c"push($self, move, /)\n--\n\nPlays a move. Castling may be given as ``e1g1`` or \
 ``e1h1``; ``Move.null()`` passes.\n\n:raises: :exc:`IllegalMoveError` if the move is not legal; \
 the board is unchanged.",
-        Convention::OneArg,
-        push_method,
+        PUSH,
     )?;
     fast_methods::install(
         &class,
         c"pop",
         c"pop($self, /)\n--\n\nTakes back the last move and returns it.\n\n\
 :raises: :exc:`IndexError` if no move was played.",
-        Convention::NoArgs,
-        pop_method,
+        POP,
     )
 }

@@ -58,53 +58,79 @@ pub(crate) unsafe fn call(
     std::ptr::null_mut()
 }
 
-/// Defines `extern "C" fn $name(self, arg)` for `METH_O`, running
+/// A method made by [`one_arg_method!`] or [`no_arg_method!`]: its C function with the
+/// calling convention it was written for, so that the two cannot be paired wrongly.
+pub(crate) struct FastMethod {
+    function: CFunction,
+    flags: c_int,
+}
+
+impl FastMethod {
+    /// Only for [`one_arg_method!`]: `function` must expect `METH_O` arguments.
+    #[doc(hidden)]
+    pub(crate) const fn one_arg(function: CFunction) -> FastMethod {
+        FastMethod {
+            function,
+            flags: ffi::METH_O,
+        }
+    }
+
+    /// Only for [`no_arg_method!`]: `function` must expect `METH_NOARGS` arguments.
+    #[doc(hidden)]
+    pub(crate) const fn no_args(function: CFunction) -> FastMethod {
+        FastMethod {
+            function,
+            flags: ffi::METH_NOARGS,
+        }
+    }
+}
+
+/// Defines the [`FastMethod`] `$name` for `METH_O`, running
 /// `$body(self: Borrowed<PyAny>, arg: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`.
 macro_rules! one_arg_method {
     ($name:ident => $body:path) => {
-        unsafe extern "C" fn $name(
-            slf: *mut pyo3::ffi::PyObject,
-            arg: *mut pyo3::ffi::PyObject,
-        ) -> *mut pyo3::ffi::PyObject {
-            // SAFETY: only CPython calls this, as a METH_O method (see `install`), with live
-            // borrowed references to `self` and the argument.
-            unsafe {
-                $crate::fast_methods::call(|py| {
-                    $body(
-                        pyo3::Borrowed::from_ptr(py, slf),
-                        pyo3::Borrowed::from_ptr(py, arg),
-                    )
-                })
+        const $name: $crate::fast_methods::FastMethod = {
+            unsafe extern "C" fn function(
+                slf: *mut pyo3::ffi::PyObject,
+                arg: *mut pyo3::ffi::PyObject,
+            ) -> *mut pyo3::ffi::PyObject {
+                // SAFETY: only CPython calls this, as a METH_O method (see `install`), with
+                // live borrowed references to `self` and the argument.
+                unsafe {
+                    $crate::fast_methods::call(|py| {
+                        $body(
+                            pyo3::Borrowed::from_ptr(py, slf),
+                            pyo3::Borrowed::from_ptr(py, arg),
+                        )
+                    })
+                }
             }
-        }
+            $crate::fast_methods::FastMethod::one_arg(function)
+        };
     };
 }
 pub(crate) use one_arg_method;
 
-/// Defines `extern "C" fn $name(self, _)` for `METH_NOARGS`, running
+/// Defines the [`FastMethod`] `$name` for `METH_NOARGS`, running
 /// `$body(self: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`.
 macro_rules! no_arg_method {
     ($name:ident => $body:path) => {
-        unsafe extern "C" fn $name(
-            slf: *mut pyo3::ffi::PyObject,
-            _unused: *mut pyo3::ffi::PyObject,
-        ) -> *mut pyo3::ffi::PyObject {
-            // SAFETY: only CPython calls this, as a METH_NOARGS method (see `install`), with
-            // a live borrowed reference to `self`.
-            unsafe { $crate::fast_methods::call(|py| $body(pyo3::Borrowed::from_ptr(py, slf))) }
-        }
+        const $name: $crate::fast_methods::FastMethod = {
+            unsafe extern "C" fn function(
+                slf: *mut pyo3::ffi::PyObject,
+                _unused: *mut pyo3::ffi::PyObject,
+            ) -> *mut pyo3::ffi::PyObject {
+                // SAFETY: only CPython calls this, as a METH_NOARGS method (see `install`),
+                // with a live borrowed reference to `self`.
+                unsafe { $crate::fast_methods::call(|py| $body(pyo3::Borrowed::from_ptr(py, slf))) }
+            }
+            $crate::fast_methods::FastMethod::no_args(function)
+        };
     };
 }
 pub(crate) use no_arg_method;
 
-/// The calling convention of a method made by [`one_arg_method!`] or [`no_arg_method!`].
-#[derive(Clone, Copy)]
-pub(crate) enum Convention {
-    OneArg,
-    NoArgs,
-}
-
-/// Installs `function` as the method `name` of `class`, replacing what PyO3 put there.
+/// Installs `method` as the method `name` of `class`, replacing what PyO3 put there.
 ///
 /// `doc` follows CPython's convention: a first line such as `name($self, arg, /)` and a `--`
 /// line give `inspect.signature` the signature.
@@ -112,21 +138,16 @@ pub(crate) fn install(
     class: &Bound<'_, PyType>,
     name: &'static CStr,
     doc: &'static CStr,
-    convention: Convention,
-    function: CFunction,
+    method: FastMethod,
 ) -> PyResult<()> {
-    let flags: c_int = match convention {
-        Convention::OneArg => ffi::METH_O,
-        Convention::NoArgs => ffi::METH_NOARGS,
-    };
     // The method descriptor keeps a pointer to its definition for the life of the class,
     // which lives as long as the interpreter: leaking one small record per method is intended.
     let definition = Box::leak(Box::new(ffi::PyMethodDef {
         ml_name: name.as_ptr(),
         ml_meth: ffi::PyMethodDefPointer {
-            PyCFunction: function,
+            PyCFunction: method.function,
         },
-        ml_flags: flags,
+        ml_flags: method.flags,
         ml_doc: doc.as_ptr(),
     }));
     // SAFETY: `class` is a live type object and `definition` outlives it.
