@@ -11,8 +11,15 @@ and every square, UCI and SAN string is mirrored the same way (rank r becomes 9 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import chess as pychess_oracle
 import pytest
+
+# tools/fuzz_diff.py is the differential fuzzer and holds the oracle's side of the FEN contract;
+# the tests import it (``import fuzz_diff``) rather than restate it.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 import pychess_rs as chess
 

@@ -12,7 +12,6 @@ the two agree, and a deliberately wrong SAN or FEN acceptance is caught and save
 from __future__ import annotations
 
 import ast
-import importlib.util
 import io
 import json
 import sys
@@ -22,20 +21,8 @@ from typing import Any
 
 import chess
 import chess.polyglot
+import fuzz_diff
 import pytest
-
-
-def _load_fuzz_diff() -> Any:
-    path = Path(__file__).resolve().parent.parent / "tools" / "fuzz_diff.py"
-    spec = importlib.util.spec_from_file_location("fuzz_diff", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_diff", module)  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return sys.modules["fuzz_diff"]
-
-
-fuzz_diff = _load_fuzz_diff()
 
 SEED = 20240611
 

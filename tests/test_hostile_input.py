@@ -24,32 +24,17 @@ promoted (``K~``) may be accepted or rejected (``fuzz_diff.outside_contract``).
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from random import Random
 from typing import Any, Callable
 
 import chess
+import fuzz_diff
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pychess_rs as chess_rs
-
-
-def _load_fuzz_diff() -> Any:
-    path = Path(__file__).resolve().parent.parent / "tools" / "fuzz_diff.py"
-    spec = importlib.util.spec_from_file_location("fuzz_diff", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_diff", module)
-    spec.loader.exec_module(module)
-    return sys.modules["fuzz_diff"]
-
-
-fuzz_diff = _load_fuzz_diff()
 
 HOSTILE = settings(
     deadline=None,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import chess as pychess_oracle
 import chess.polyglot as oracle_polyglot
+import fuzz_diff
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,14 +25,6 @@ def _fens(filename: str) -> list[str]:
 STANDARD_FENS = [chess.STARTING_FEN, *_fens("perft.epd"), *_fens("openings.epd")]
 CHESS960_FENS = _fens("perft960.epd")
 
-TOLERATED_STATUS = (
-    pychess_oracle.STATUS_TOO_MANY_WHITE_PIECES
-    | pychess_oracle.STATUS_TOO_MANY_BLACK_PIECES
-    | pychess_oracle.STATUS_TOO_MANY_WHITE_PAWNS
-    | pychess_oracle.STATUS_TOO_MANY_BLACK_PAWNS
-    | pychess_oracle.STATUS_IMPOSSIBLE_CHECK
-    | pychess_oracle.STATUS_TOO_MANY_CHECKERS
-)
 
 PROPERTY_SETTINGS = settings(
     max_examples=60,
@@ -244,11 +237,8 @@ FEN_ALPHABET = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0"
 
 
 def oracle_accepts(fen: str) -> bool:
-    try:
-        board = pychess_oracle.Board(fen)
-    except ValueError:
-        return False
-    return not (board.status() & ~TOLERATED_STATUS)
+    board, _why = fuzz_diff.oracle_board(fen, False)
+    return board is not None
 
 
 @st.composite
