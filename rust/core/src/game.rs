@@ -357,6 +357,12 @@ impl Game {
         self.stack.get(index).map(|ply| &ply.before)
     }
 
+    /// The Zobrist hashes of the positions before the current one, oldest first: what a
+    /// search needs to see repetitions of the game.
+    pub fn history_hashes(&self) -> Vec<u64> {
+        self.stack.iter().map(|ply| ply.before.zobrist_hash()).collect()
+    }
+
     /// Forgets the moves; the current position becomes the root.
     pub fn clear_stack(&mut self) {
         *self = Game::new(self.board.clone());
@@ -509,6 +515,20 @@ mod tests {
         for m in moves.split_whitespace() {
             game.push_uci(UciMove::parse(m).unwrap()).unwrap();
         }
+    }
+
+    #[test]
+    fn history_hashes_are_the_positions_before_the_current_one() {
+        let mut game = Game::default();
+        assert!(game.history_hashes().is_empty());
+        let start = game.board().zobrist_hash();
+        play(&mut game, "g1f3 g8f6 f3g1");
+        let history = game.history_hashes();
+        assert_eq!(history.len(), 3);
+        assert_eq!(history[0], start);
+        assert_ne!(history[1], start);
+        assert_eq!(history[2], game.board_before(2).unwrap().zobrist_hash());
+        assert!(!history.contains(&game.board().zobrist_hash()));
     }
 
     #[test]
