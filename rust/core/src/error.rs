@@ -2,50 +2,9 @@
 //! can quote it, python-chess style (`illegal san: 'Nf9' in <fen>`).
 
 use crate::board::PositionError;
+use crate::compat::py_repr;
+use crate::notation::UciMove;
 use std::fmt;
-
-/// Is `c` printable in Python's sense (`str.isprintable`)? Approximated: controls, format
-/// characters that are known to be invisible, private use, and separators other than the
-/// plain space are not.
-fn is_py_printable(c: char) -> bool {
-    let code = c as u32;
-    !(c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(code, 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x180e | 0x200b..=0x200f
-            | 0x202a..=0x202e | 0x2060..=0x2064 | 0x2066..=0x206f | 0xfeff | 0xfff9..=0xfffb
-            | 0xe000..=0xf8ff | 0xf0000..)
-        || (0xfdd0..=0xfdef).contains(&code)
-        || code & 0xfffe == 0xfffe)
-}
-
-/// `repr()` of a Python string, so messages quote input exactly as python-chess's do.
-pub fn py_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if is_py_printable(c) => out.push(c),
-            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push(quote);
-    out
-}
 
 /// Why a FEN (or the FEN part of an EPD) was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +89,20 @@ pub enum MoveError {
         /// The position, as FEN.
         fen: String,
     },
+    /// No legal move goes from/to the squares asked for (python-chess's `find_move`).
+    NoMatchingMove {
+        /// The move asked for, promotion default applied.
+        uci: UciMove,
+        /// The position, as FEN.
+        fen: String,
+    },
+    /// A move of a line is not legal where it is played (python-chess's `variation_san`).
+    IllegalInLine {
+        /// The move.
+        uci: UciMove,
+        /// The position it was to be played in, as FEN.
+        fen: String,
+    },
     /// A SAN that fits more than one legal move (`AmbiguousMoveError`).
     Ambiguous {
         /// The SAN as given.
@@ -147,6 +120,12 @@ impl fmt::Display for MoveError {
             }
             MoveError::Illegal { text, fen } => {
                 write!(f, "illegal move {} in {fen}", py_repr(text))
+            }
+            MoveError::NoMatchingMove { uci, fen } => {
+                write!(f, "no matching legal move for {uci} in {fen}")
+            }
+            MoveError::IllegalInLine { uci, fen } => {
+                write!(f, "illegal move {uci} in position {fen}")
             }
             MoveError::Ambiguous { text, fen } => {
                 write!(f, "ambiguous san: {} in {fen}", py_repr(text))

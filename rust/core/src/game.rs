@@ -299,8 +299,12 @@ impl Game {
         }
     }
 
-    /// The legal move for a move given to `push` (castling spelled `e1g1` or `e1h1`).
+    /// The legal move for a move given to `push` (castling spelled `e1g1` or `e1h1`); the
+    /// null move stands for itself, as in python-chess.
     pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
+        if uci.is_null() {
+            return Ok(Move::NULL);
+        }
         self.find_legal(self.board.normalize_castling(uci))
             .ok_or_else(|| MoveError::Illegal {
                 text: uci.to_string(),
@@ -357,6 +361,39 @@ impl Game {
         self.stack.get(index).map(|ply| &ply.before)
     }
 
+    /// The moves played, first to last, as python-chess shows them (`Board::uci` of each
+    /// move in the position it was played from; `0000` for a null move).
+    pub fn uci_moves(&self) -> impl ExactSizeIterator<Item = UciMove> + '_ {
+        self.stack.iter().map(|ply| ply.before.uci(ply.played))
+    }
+
+    /// The same game replayed from `root` (the moves must be legal there, as they are when
+    /// `root` differs from the game's own root only in notation, e.g. the Chess960 flag).
+    fn replayed(root: Board, moves: impl IntoIterator<Item = Move>) -> Game {
+        let mut game = Game::new(root);
+        for m in moves {
+            game.play(m);
+        }
+        game
+    }
+
+    /// Switches Chess960 notation on or off for the whole game: the positions, moves and
+    /// repetition history stay, how castling is written changes.
+    pub fn set_chess960(&mut self, chess960: bool) {
+        let mut root = self.root().clone();
+        root.set_chess960(chess960);
+        let moves: Vec<Move> = self.moves().collect();
+        *self = Game::replayed(root, moves);
+    }
+
+    /// A copy that keeps only the last `keep` moves (python-chess's `copy(stack=N)`): the
+    /// position `keep` moves ago becomes the root.
+    pub fn with_last_moves(&self, keep: usize) -> Game {
+        let start = self.stack.len().saturating_sub(keep);
+        let root = self.board_before(start).unwrap_or(&self.board).clone();
+        Game::replayed(root, self.moves().skip(start))
+    }
+
     /// The Zobrist hashes of the positions before the current one, oldest first: what a
     /// search needs to see repetitions of the game.
     pub fn history_hashes(&self) -> Vec<u64> {
@@ -383,11 +420,7 @@ impl Game {
     /// Plays a move given in UCI form, checking that it is legal (castling may be given as
     /// `e1g1` or `e1h1`). The null move is always accepted, as in python-chess.
     pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
-        let m = if uci.is_null() {
-            Move::NULL
-        } else {
-            self.resolve_uci(uci)?
-        };
+        let m = self.resolve_uci(uci)?;
         self.play(m);
         Ok(m)
     }
@@ -515,6 +548,38 @@ mod tests {
         for m in moves.split_whitespace() {
             game.push_uci(UciMove::parse(m).unwrap()).unwrap();
         }
+    }
+
+    #[test]
+    fn chess960_switch_and_truncated_copies_keep_the_game() {
+        let mut game = Game::default();
+        play(&mut game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+        let shown: Vec<String> = game.uci_moves().map(|m| m.to_string()).collect();
+        assert_eq!(shown.last().map(String::as_str), Some("e1g1"));
+        let before = game.board().clone();
+        game.set_chess960(true);
+        assert!(game.board().is_chess960() && game.root().is_chess960());
+        assert_eq!(game.uci_moves().last().unwrap().to_string(), "e1h1");
+        assert_eq!(game.moves().len(), 7);
+        assert!(game.board().same_position(&before));
+        game.set_chess960(false);
+        assert_eq!(game.uci_moves().last().unwrap().to_string(), "e1g1");
+
+        let last_two = game.with_last_moves(2);
+        assert_eq!(last_two.moves().len(), 2);
+        assert_eq!(last_two.root(), game.board_before(5).unwrap());
+        assert_eq!(last_two.board(), game.board());
+        assert_eq!(game.with_last_moves(0).moves().len(), 0);
+        assert_eq!(game.with_last_moves(99).root(), game.root());
+    }
+
+    #[test]
+    fn null_moves_resolve_to_themselves() {
+        let mut game = Game::default();
+        assert_eq!(game.resolve_uci(UciMove::NULL), Ok(Move::NULL));
+        game.push_uci(UciMove::NULL).unwrap();
+        assert_eq!(game.uci_moves().next(), Some(UciMove::NULL));
+        assert_eq!(game.board().turn(), Color::Black);
     }
 
     #[test]

@@ -13,16 +13,17 @@
 #![deny(missing_docs)]
 
 pub mod attacks;
+pub mod compat;
 mod board;
 mod error;
 mod game;
 pub mod notation;
 mod outcome;
-mod perft;
+pub mod perft;
 mod types;
 
-pub use board::{Board, MoveList, PositionError, Setup};
-pub use error::{py_repr, FenError, FenErrorKind, MoveError};
+pub use board::{Board, DiagramStyle, MoveList, PositionError, Setup};
+pub use error::{FenError, FenErrorKind, MoveError};
 pub use game::Game;
 pub use notation::{parse_fen, EpMode, San, UciMove};
 pub use outcome::{Outcome, Termination};

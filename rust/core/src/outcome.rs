@@ -23,21 +23,6 @@ pub enum Termination {
     ThreefoldRepetition,
 }
 
-impl Termination {
-    /// python-chess's member name, e.g. `CHECKMATE`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "CHECKMATE",
-            Termination::Stalemate => "STALEMATE",
-            Termination::InsufficientMaterial => "INSUFFICIENT_MATERIAL",
-            Termination::SeventyfiveMoves => "SEVENTYFIVE_MOVES",
-            Termination::FivefoldRepetition => "FIVEFOLD_REPETITION",
-            Termination::FiftyMoves => "FIFTY_MOVES",
-            Termination::ThreefoldRepetition => "THREEFOLD_REPETITION",
-        }
-    }
-}
-
 /// The end of a game: why, and who won (`None` for a draw).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Outcome {

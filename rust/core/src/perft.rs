@@ -5,6 +5,18 @@
 //! use pychess_core::{perft, Board};
 //! assert_eq!(perft(&Board::default(), 3), 8902);
 //! ```
+//!
+//! Suites of known counts are written one position a line, `FEN ;D1 20 ;D2 400`, the format
+//! of `tests/data/*.epd` (and of shakmaty's and python-chess's perft files). The format is
+//! read here once, by [`parse_suite_line`], for the Rust tests and the Python tools alike.
+//!
+//! ```
+//! use pychess_core::perft::parse_suite_line;
+//! let entry = parse_suite_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9").unwrap().unwrap();
+//! assert_eq!(entry.fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
+//! assert_eq!(entry.counts, vec![(1, 3), (2, 9)]);
+//! assert!(parse_suite_line("# a comment").unwrap().is_none());
+//! ```
 
 use crate::board::Board;
 use crate::types::Move;
@@ -34,9 +46,62 @@ pub fn perft_divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// One line of a perft suite: a position and its known node counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteEntry {
+    /// The position.
+    pub fen: String,
+    /// `(depth, nodes)` pairs in the order written.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads one suite line (`FEN ;D1 20 ;D2 400`). Blank lines and `#` comments are `Ok(None)`;
+/// a count field that is not `D<depth> <nodes>` is an error quoting it.
+pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
+    let text = line.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(None);
+    }
+    let mut fields = text.split(';');
+    let fen = fields.next().unwrap_or_default().trim().to_string();
+    let mut counts = Vec::new();
+    for raw in fields {
+        let field = raw.trim();
+        if field.is_empty() {
+            continue;
+        }
+        let parsed = field.split_once(' ').and_then(|(tag, nodes)| {
+            let depth = tag.strip_prefix(['D', 'd'])?;
+            let nodes = nodes.trim();
+            let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            if !all_digits(depth) || !all_digits(nodes) {
+                return None;
+            }
+            Some((depth.parse().ok()?, nodes.parse().ok()?))
+        });
+        counts.push(parsed.ok_or_else(|| {
+            format!("expected 'D<depth> <nodes>', got {}", crate::compat::py_repr(field))
+        })?);
+    }
+    Ok(Some(SuiteEntry { fen, counts }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suite_lines() {
+        let entry = parse_suite_line("  fen here ;D1 20; d2 400 ;\n").unwrap().unwrap();
+        assert_eq!(entry.fen, "fen here");
+        assert_eq!(entry.counts, vec![(1, 20), (2, 400)]);
+        assert_eq!(parse_suite_line("   "), Ok(None));
+        assert_eq!(parse_suite_line("  # D1 x"), Ok(None));
+        for bad in ["fen ;D1", "fen ;X1 20", "fen ;D 20", "fen ;D1 2x", "fen ;D-1 2", "fen ;D1 99999999999999999999"] {
+            let err = parse_suite_line(bad).unwrap_err();
+            assert!(err.starts_with("expected 'D<depth> <nodes>', got "), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn divide_sums_to_perft() {

@@ -3,6 +3,7 @@
 //! mode on two cores. `PERFT_MAX_NODES` raises the cap for deeper runs (`tools/perft_suite.py`
 //! does the same through Python).
 
+use pychess_core::perft::parse_suite_line;
 use pychess_core::{perft, Board};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,25 +24,16 @@ fn load(file: &str, max_nodes: u64) -> Vec<Entry> {
         .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut entries = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let mut fields = line.split(';');
-        let fen = fields.next().unwrap().trim().to_string();
-        for field in fields {
-            let (depth, nodes) = field.trim().split_once(' ').expect("`Dn count` field");
-            let depth: u32 = depth.trim_start_matches('D').parse().unwrap();
-            let nodes: u64 = nodes.trim().parse().unwrap();
-            if nodes <= max_nodes {
-                entries.push(Entry {
-                    line: i + 1,
-                    fen: fen.clone(),
-                    depth,
-                    nodes,
-                });
-            }
+    for (i, line) in text.lines().enumerate() {
+        let parsed = parse_suite_line(line).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
+        let Some(entry) = parsed else { continue };
+        for &(depth, nodes) in entry.counts.iter().filter(|(_, nodes)| *nodes <= max_nodes) {
+            entries.push(Entry {
+                line: i + 1,
+                fen: entry.fen.clone(),
+                depth,
+                nodes,
+            });
         }
     }
     entries

@@ -5,6 +5,7 @@ mod board;
 mod errors;
 mod fast_methods;
 mod moves;
+mod perft;
 mod piece;
 mod squareset;
 
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     moves::register_type(py);
     m.add_class::<piece::Piece>()?;
     m.add_class::<squareset::SquareSet>()?;
+    m.add_function(wrap_pyfunction!(perft::parse_perft_line, m)?)?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
     m.add(
         "InvalidMoveError",

@@ -36,6 +36,16 @@ impl Board {
             || self.pieces(self.turn(), Role::Rook).contains(m.to)
     }
 
+    /// Is `m` castling towards the h-file (python-chess's `is_kingside_castling`)?
+    pub fn is_kingside_castling_move(&self, m: UciMove) -> bool {
+        self.is_castling_move(m) && m.to.file() > m.from.file()
+    }
+
+    /// Is `m` castling towards the a-file (python-chess's `is_queenside_castling`)?
+    pub fn is_queenside_castling_move(&self, m: UciMove) -> bool {
+        self.is_castling_move(m) && m.to.file() < m.from.file()
+    }
+
     /// Does `m` lose castling rights (moving the king, or moving or capturing a castling rook)?
     pub fn reduces_castling_rights(&self, m: UciMove) -> bool {
         let touched = Bitboard::from_square(m.from) ^ Bitboard::from_square(m.to);
@@ -54,5 +64,45 @@ impl Board {
         self.is_zeroing_move(m)
             || self.reduces_castling_rights(m)
             || self.legal_ep_square().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Board, Color, UciMove};
+
+    fn board(fen: &str) -> Board {
+        Board::from_fen(fen, false).unwrap()
+    }
+
+    #[test]
+    fn castling_sides_and_moves() {
+        let b = board("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+        assert_eq!(b.castling_sides(Color::White), (true, false));
+        assert_eq!(b.castling_sides(Color::Black), (false, true));
+        let short = UciMove::parse("e1g1").unwrap();
+        assert!(b.is_kingside_castling_move(short) && !b.is_queenside_castling_move(short));
+        assert!(b.is_kingside_castling_move(UciMove::parse("e1h1").unwrap()));
+        assert!(!b.is_kingside_castling_move(UciMove::parse("e1f1").unwrap()));
+        let chess960 = Board::from_fen("1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1", true).unwrap();
+        assert_eq!(chess960.castling_sides(Color::White), (false, true));
+        assert!(chess960.is_queenside_castling_move(UciMove::parse("e1b1").unwrap()));
+    }
+
+    #[test]
+    fn same_position_is_python_chess_equality() {
+        let a = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        // The same position with a useless en-passant square written out.
+        let b = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert!(a.same_position(&b) && a != b);
+        let mut c = a.clone();
+        c.set_chess960(true);
+        assert!(a.same_position(&c));
+        assert!(!a.same_position(&board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 1 1")));
+        assert!(!a.same_position(&board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b Kkq - 0 1")));
+        // A legal en-passant chance makes positions differ.
+        let ep = board("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        let no_ep = board("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+        assert!(!ep.same_position(&no_ep));
     }
 }

@@ -7,12 +7,14 @@
 //! [`Board::from_setup`] (which validates) and playing legal moves.
 
 mod classify;
+mod display;
 mod make;
 mod movegen;
 mod polyglot_keys;
 mod validate;
 mod zobrist;
 
+pub use display::DiagramStyle;
 pub use movegen::MoveList;
 pub use validate::{PositionError, Setup};
 
@@ -220,8 +222,23 @@ impl Board {
         Bitboard::FULL
     }
 
-    /// For each colour whose rights remain: (has a king-side right, has a queen-side right).
-    pub(crate) fn castling_sides(&self, color: Color) -> (bool, bool) {
+    /// python-chess's `board == other`: the same placement, side to move, castling rights,
+    /// legal en-passant square and clocks. Unlike `==` on `Board`, the notation mode and an
+    /// en-passant square no pawn can use do not count.
+    pub fn same_position(&self, other: &Board) -> bool {
+        self.by_role == other.by_role
+            && self.by_color == other.by_color
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && (self.ep_square == other.ep_square
+                || self.legal_ep_square() == other.legal_ep_square())
+    }
+
+    /// The castling rights `color` keeps: (towards the h-file, towards the a-file), i.e.
+    /// python-chess's `has_kingside_castling_rights` and `has_queenside_castling_rights`.
+    pub fn castling_sides(&self, color: Color) -> (bool, bool) {
         let rights = self.castling & Bitboard::rank(color.back_rank());
         let Some(king) = self.pieces(color, Role::King).first() else {
             return (false, false);

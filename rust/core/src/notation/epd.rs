@@ -7,7 +7,8 @@
 
 use crate::board::Board;
 use crate::error::{FenError, MoveError};
-use crate::notation::fen::is_py_whitespace;
+use crate::compat::is_py_whitespace;
+use crate::notation::UciMove;
 use crate::types::Move;
 
 /// One operand of an EPD operation.
@@ -41,7 +42,7 @@ impl std::fmt::Display for EpdError {
         match self {
             EpdError::Fen(e) => write!(f, "{e}"),
             EpdError::Operation(epd, why) => {
-                write!(f, "invalid epd {}: {why}", crate::error::py_repr(epd))
+                write!(f, "invalid epd {}: {why}", crate::compat::py_repr(epd))
             }
         }
     }
@@ -82,7 +83,7 @@ fn validate_opcode(opcode: &str) -> Result<(), String> {
         Some(c) if c.is_alphabetic() => Ok(()),
         _ => Err(format!(
             "expected epd opcode to start with a letter, got {}",
-            crate::error::py_repr(opcode)
+            crate::compat::py_repr(opcode)
         )),
     }
 }
@@ -220,7 +221,7 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
         position
             .parse_san(token)
             .map(|m| m.unwrap_or(Move::NULL))
-            .map_err(|e: MoveError| format!("operation {}: {e}", crate::error::py_repr(opcode)))
+            .map_err(|e: MoveError| format!("operation {}: {e}", crate::compat::py_repr(opcode)))
     };
     Ok(match raw {
         RawOperand::Empty if matches!(opcode, "pv" | "am" | "bm") => Operand::Moves(Vec::new()),
@@ -230,8 +231,8 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
             let invalid = || {
                 format!(
                     "invalid numeric operand for epd operation {}: {}",
-                    crate::error::py_repr(opcode),
-                    crate::error::py_repr(&text)
+                    crate::compat::py_repr(opcode),
+                    crate::compat::py_repr(&text)
                 )
             };
             if text.contains(['.', 'e', 'E']) {
@@ -239,7 +240,7 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
             } else {
                 Operand::Integer(
                     i64::try_from(
-                        crate::notation::fen::parse_py_int(&text).map_err(|_| invalid())?,
+                        crate::compat::parse_py_int(&text).map_err(|_| invalid())?,
                     )
                     .map_err(|_| invalid())?,
                 )
@@ -249,7 +250,7 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
             "pv" => {
                 let mut position = board.clone();
                 let mut line = Vec::new();
-                for token in crate::notation::fen::py_split(&text) {
+                for token in crate::compat::py_split(&text) {
                     let m = san(&position, token)?;
                     position.play_unchecked(m);
                     line.push(m);
@@ -257,13 +258,57 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
                 Operand::Moves(line)
             }
             "bm" | "am" => Operand::Moves(
-                crate::notation::fen::py_split(&text)
+                crate::compat::py_split(&text)
                     .map(|t| san(board, t))
                     .collect::<Result<_, _>>()?,
             ),
             _ => Operand::Move(san(board, &text)?),
         },
     })
+}
+
+/// An operand to write (the values python-chess's `epd(**operations)` takes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EpdValue {
+    /// No operand (`None`): `opcode;`.
+    Empty,
+    /// A string, written quoted with `\` and `"` escaped.
+    Text(String),
+    /// A number, already written out (Python's `str()` of an int or float).
+    Number(String),
+    /// One move, written in SAN (the null move as `--`).
+    Move(UciMove),
+    /// Several moves in SAN: a `pv` line is played out move by move, other opcodes (`bm`,
+    /// `am`) list alternatives from this position.
+    Moves(Vec<UciMove>),
+}
+
+impl Board {
+    /// One operation as python-chess's `epd()` writes it, `opcode operand;`.
+    pub fn epd_operation(&self, opcode: &str, value: &EpdValue) -> Result<String, MoveError> {
+        Ok(match value {
+            EpdValue::Empty => format!("{opcode};"),
+            EpdValue::Text(text) => {
+                let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+                format!("{opcode} \"{escaped}\";")
+            }
+            EpdValue::Number(number) => format!("{opcode} {number};"),
+            EpdValue::Move(uci) if uci.is_null() => format!("{opcode} --;"),
+            EpdValue::Move(uci) => format!("{opcode} {};", self.san(self.resolve_uci(*uci)?)),
+            EpdValue::Moves(moves) => {
+                let mut position = self.clone();
+                let mut sans = Vec::with_capacity(moves.len());
+                for &uci in moves {
+                    let m = position.resolve_uci(uci)?;
+                    sans.push(position.san(m));
+                    if opcode == "pv" {
+                        position.play_unchecked(m);
+                    }
+                }
+                format!("{opcode} {};", sans.join(" "))
+            }
+        })
+    }
 }
 
 /// The text of a clock operand as python-chess's `str()` would write it.
@@ -318,6 +363,36 @@ pub fn parse_epd(epd: &str, chess960: bool) -> Result<(Board, Vec<(String, Opera
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writes_operations_like_python_chess() {
+        let board = Board::default();
+        let uci = |text| UciMove::parse(text).unwrap();
+        let write = |opcode, value| board.epd_operation(opcode, &value).unwrap();
+        assert_eq!(write("noop", EpdValue::Empty), "noop;");
+        assert_eq!(
+            write("id", EpdValue::Text(r#"say "hi" \ bye"#.to_string())),
+            r#"id "say \"hi\" \\ bye";"#
+        );
+        assert_eq!(write("acd", EpdValue::Number("12".to_string())), "acd 12;");
+        assert_eq!(write("bm", EpdValue::Move(uci("g1f3"))), "bm Nf3;");
+        assert_eq!(write("bm", EpdValue::Move(UciMove::NULL)), "bm --;");
+        let line = vec![uci("e2e4"), uci("e7e5"), uci("g1f3")];
+        assert_eq!(write("pv", EpdValue::Moves(line)), "pv e4 e5 Nf3;");
+        let alternatives = vec![uci("e2e4"), uci("d2d4")];
+        assert_eq!(write("bm", EpdValue::Moves(alternatives)), "bm e4 d4;");
+        let illegal = board.epd_operation("pv", &EpdValue::Moves(vec![uci("e2e4"), uci("e2e4")]));
+        assert!(matches!(illegal, Err(MoveError::Illegal { .. })));
+    }
+
+    #[test]
+    fn written_operations_read_back() {
+        let board = Board::default();
+        let pv = EpdValue::Moves(vec![UciMove::parse("d2d4").unwrap(), UciMove::parse("d7d5").unwrap()]);
+        let epd = format!("{} {}", board.epd_with(false, crate::EpMode::Legal), board.epd_operation("pv", &pv).unwrap());
+        let (_, ops) = parse_epd(&epd, false).unwrap();
+        assert!(matches!(&ops[0].1, Operand::Moves(moves) if moves.len() == 2));
+    }
 
     #[test]
     fn reads_operations() {

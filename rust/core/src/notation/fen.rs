@@ -13,7 +13,8 @@
 //! ```
 
 use crate::board::{Board, Setup, MAX_CLOCK};
-use crate::error::{py_repr, FenError, FenErrorKind};
+use crate::compat::{parse_py_int, py_repr, py_split};
+use crate::error::{FenError, FenErrorKind};
 use crate::types::{Bitboard, Color, Piece, Role, Square};
 
 /// Which en-passant square a written FEN shows (python-chess's `en_passant` argument).
@@ -25,76 +26,6 @@ pub enum EpMode {
     Always,
     /// When a pawn stands ready to capture, legal or not (X-FEN).
     PseudoLegal,
-}
-
-/// Whitespace as Python's `str.split()` sees it (Rust's set plus the ASCII separators).
-pub(crate) fn is_py_whitespace(c: char) -> bool {
-    if c.is_ascii() {
-        return matches!(c, ' ' | '\t'..='\r' | '\x1c'..='\x1f');
-    }
-    c.is_whitespace()
-}
-
-/// Python's `str.split()`.
-pub(crate) fn py_split(text: &str) -> Box<dyn Iterator<Item = &str> + '_> {
-    if text.is_ascii() {
-        // Byte-wise (no UTF-8 decoding) for the usual all-ASCII input.
-        let fields = text
-            .as_bytes()
-            .split(|&b| matches!(b, b' ' | b'\t'..=b'\r' | 0x1c..=0x1f));
-        Box::new(fields.filter(|f| !f.is_empty()).map(|f| {
-            // SAFETY: `text` is ASCII, so every slice of it is ASCII and thus valid UTF-8.
-            // Skipping the re-validation is a fifth of the cost of reading a FEN.
-            unsafe { std::str::from_utf8_unchecked(f) }
-        }))
-    } else {
-        Box::new(text.split(is_py_whitespace).filter(|part| !part.is_empty()))
-    }
-}
-
-/// The digit zero of every run of Unicode decimal digits (category Nd, Unicode 14 as in
-/// CPython 3.11): Python's `int()` reads all of them, so FEN clocks may use them too.
-const DECIMAL_ZEROS: [u32; 66] = [
-    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66,
-    0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90,
-    0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10,
-    0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650,
-    0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50,
-    0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
-];
-
-/// The value of a Unicode decimal digit, as Python's `int()` sees it.
-fn decimal_value(c: char) -> Option<u32> {
-    let code = c as u32;
-    let i = DECIMAL_ZEROS.partition_point(|&zero| zero <= code);
-    let zero = DECIMAL_ZEROS[i.checked_sub(1)?];
-    (code - zero < 10).then_some(code - zero)
-}
-
-/// Python's `int()` on an already whitespace-free token: optional sign, decimal digits with
-/// single underscores between them. Returns the value, or why it was refused.
-pub(crate) fn parse_py_int(text: &str) -> Result<i128, &'static str> {
-    let (negative, digits) = match text.as_bytes().first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
-    };
-    if digits.is_empty()
-        || digits.starts_with('_')
-        || digits.ends_with('_')
-        || digits.contains("__")
-    {
-        return Err("is not a whole number");
-    }
-    let mut value: i128 = 0;
-    for c in digits.chars().filter(|&c| c != '_') {
-        let digit = decimal_value(c).ok_or("is not a whole number")?;
-        value = value
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(i128::from(digit)))
-            .ok_or("is too large")?;
-    }
-    Ok(if negative { -value } else { value })
 }
 
 fn parse_clock(text: &str, which: &'static str) -> Result<u64, FenErrorKind> {
@@ -532,16 +463,9 @@ mod tests {
 
     #[test]
     fn python_int_clocks() {
-        assert_eq!(parse_py_int("+5"), Ok(5));
-        assert_eq!(parse_py_int("1_000"), Ok(1000));
-        assert_eq!(parse_py_int("007"), Ok(7));
-        assert_eq!(parse_py_int("\u{663}"), Ok(3));
-        assert_eq!(parse_py_int("9\u{ff11}"), Ok(91));
-        assert!(parse_py_int("\u{2163}").is_err());
-        assert!(parse_py_int("1__0").is_err());
-        assert!(parse_py_int("_1").is_err());
-        assert!(parse_py_int("").is_err());
-        assert!(parse_py_int("x").is_err());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - \u{663} 1", false).is_ok());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - 1_0 1", false).is_ok());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - 1__0 1", false).is_err());
         assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - -1 1", false).is_err());
         assert!(Board::from_fen("8/8/8/8/8/8/8/K1k5 w - - 99999999999999999999 1", false).is_err());
     }

@@ -15,6 +15,7 @@
 
 use crate::board::Board;
 use crate::error::MoveError;
+use crate::notation::UciMove;
 use crate::types::{Bitboard, Move, Role, Square};
 
 /// A SAN read without a position.
@@ -129,6 +130,29 @@ impl Board {
     /// SAN of the legal move `m`, with check/mate suffix.
     pub fn san(&self, m: Move) -> String {
         self.algebraic(m, false)
+    }
+
+    /// A line of moves in SAN with move numbers (python-chess's `variation_san`):
+    /// `1. e4 e5 2. Nf3`, or `1...e5 2. Nf3` when the line starts with Black.
+    pub fn variation_san(&self, line: &[UciMove]) -> Result<String, MoveError> {
+        let mut board = self.clone();
+        let mut parts: Vec<String> = Vec::with_capacity(line.len());
+        for &uci in line {
+            let m = board.find_legal(uci).ok_or_else(|| MoveError::IllegalInLine {
+                uci,
+                fen: board.fen(),
+            })?;
+            let san = board.san(m);
+            if board.turn().is_white() {
+                parts.push(format!("{}. {san}", board.fullmove_number()));
+            } else if parts.is_empty() {
+                parts.push(format!("{}...{san}", board.fullmove_number()));
+            } else {
+                parts.push(san);
+            }
+            board.play_unchecked(m);
+        }
+        Ok(parts.join(" "))
     }
 
     /// Long algebraic notation of the legal move `m` (`Ng1-f3`, `e4xd5`), python-chess's `lan`.
@@ -292,6 +316,29 @@ mod tests {
 
     fn board(fen: &str) -> Board {
         Board::from_fen(fen, false).unwrap()
+    }
+
+    #[test]
+    fn variation_san_numbers_moves() {
+        let line = |moves: &str| -> Vec<UciMove> {
+            moves.split(' ').map(|m| UciMove::parse(m).unwrap()).collect()
+        };
+        let start = Board::default();
+        assert_eq!(
+            start.variation_san(&line("e2e4 e7e5 g1f3")),
+            Ok("1. e4 e5 2. Nf3".to_string())
+        );
+        let after = start.after(start.find_legal(UciMove::parse("e2e4").unwrap()).unwrap());
+        assert_eq!(
+            after.variation_san(&line("e7e5 g1f3")),
+            Ok("1...e5 2. Nf3".to_string())
+        );
+        assert_eq!(start.variation_san(&[]), Ok(String::new()));
+        let err = start.variation_san(&line("e2e4 e2e4")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "illegal move e2e4 in position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
     }
 
     #[test]

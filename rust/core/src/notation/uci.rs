@@ -13,7 +13,7 @@
 
 use crate::board::Board;
 use crate::error::MoveError;
-use crate::types::{Move, MoveKind, Role, Square};
+use crate::types::{Bitboard, Move, MoveKind, Role, Square};
 use std::fmt;
 
 /// A move as UCI writes it: squares and an optional promotion, or the null move.
@@ -149,6 +149,27 @@ impl Board {
             .find(|&m| self.matches(m, uci))
     }
 
+    /// The legal move from `from` to `to` (python-chess's `find_move`): a pawn reaching the
+    /// back rank promotes to a queen unless `promotion` says otherwise, and castling may be
+    /// asked for king-to-target or king-to-rook.
+    pub fn find_move(
+        &self,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Result<Move, MoveError> {
+        let promotes = self.by_role(Role::Pawn).contains(from) && Bitboard::BACKRANKS.contains(to);
+        let uci = UciMove {
+            from,
+            to,
+            promotion: promotion.or(promotes.then_some(Role::Queen)),
+        };
+        self.find_legal(uci).ok_or_else(|| MoveError::NoMatchingMove {
+            uci,
+            fen: self.fen(),
+        })
+    }
+
     /// python-chess's `_to_chess960`: `e1g1`/`e1c1` (and the black ones) with a king on e1
     /// mean castling even in Chess960 mode, unless a rook stands on the target.
     pub fn normalize_castling(&self, uci: UciMove) -> UciMove {
@@ -187,6 +208,24 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_move_defaults_promotions_to_a_queen() {
+        let board = Board::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1", false).unwrap();
+        let sq = |name| Square::parse(name).unwrap();
+        let queen = board.find_move(sq("a7"), sq("a8"), None).unwrap();
+        assert_eq!(queen.promotion(), Some(Role::Queen));
+        let knight = board.find_move(sq("a7"), sq("a8"), Some(Role::Knight)).unwrap();
+        assert_eq!(knight.promotion(), Some(Role::Knight));
+        let err = board.find_move(sq("a1"), sq("a3"), None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no matching legal move for a1a3 in 8/P6k/8/8/8/8/8/K7 w - - 0 1"
+        );
+        let castle = Board::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
+        assert!(castle.find_move(sq("e1"), sq("g1"), None).unwrap().is_castle());
+        assert!(castle.find_move(sq("e1"), sq("h1"), None).unwrap().is_castle());
+    }
 
     #[test]
     fn parses_like_python_chess() {
