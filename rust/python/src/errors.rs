@@ -40,7 +40,9 @@ pub(crate) fn move_error(e: MoveError) -> PyErr {
     let message = e.to_string();
     match e {
         MoveError::Invalid { .. } => InvalidMoveError::new_err(message),
-        MoveError::Illegal { .. } => IllegalMoveError::new_err(message),
+        MoveError::Illegal { .. }
+        | MoveError::NoMatchingMove { .. }
+        | MoveError::IllegalInLine { .. } => IllegalMoveError::new_err(message),
         MoveError::Ambiguous { .. } => AmbiguousMoveError::new_err(message),
     }
 }
