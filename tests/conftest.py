@@ -1,7 +1,7 @@
 """Shared fixtures for the pychess_rs behaviour tests.
 
-The package under test is imported as ``chess`` (its API mirrors python-chess) and
-python-chess itself, the oracle, as ``pychess_oracle``.
+In every test file ``chess`` is python-chess, the oracle, and the package under test is
+``pychess_rs``, under its own name.
 
 Rule scenarios are written once, from White's point of view, and the ``side`` fixture
 plays each of them for both colours: for Black the FEN is mirrored by python-chess
@@ -14,14 +14,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import chess as pychess_oracle
+import chess
 import pytest
 
 # tools/fuzz_diff.py is the differential fuzzer and holds the oracle's side of the FEN contract;
 # the tests import it (``import fuzz_diff``) rather than restate it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-import pychess_rs as chess
+import pychess_rs
 
 _RANK_MIRROR = str.maketrans("12345678", "87654321")
 
@@ -46,36 +46,36 @@ class Side:
         """The FEN of the scenario for this colour (mirrored by python-chess for Black)."""
         if self.color:
             return fen
-        return pychess_oracle.Board(fen).mirror().fen()
+        return chess.Board(fen).mirror().fen()
 
-    def board(self, fen: str) -> chess.Board:
+    def board(self, fen: str) -> pychess_rs.Board:
+        return pychess_rs.Board(self.fen(fen))
+
+    def oracle(self, fen: str) -> chess.Board:
         return chess.Board(self.fen(fen))
 
-    def oracle(self, fen: str) -> pychess_oracle.Board:
-        return pychess_oracle.Board(self.fen(fen))
-
     def sq(self, name: str) -> int:
-        return chess.parse_square(self.text(name))
+        return pychess_rs.parse_square(self.text(name))
 
     def squares(self, names: str) -> set[int]:
         return {self.sq(n) for n in names.split()}
 
-    def move(self, uci: str) -> chess.Move:
-        return chess.Move.from_uci(self.text(uci))
+    def move(self, uci: str) -> pychess_rs.Move:
+        return pychess_rs.Move.from_uci(self.text(uci))
 
-    def play_uci(self, board: chess.Board, ucis: str) -> None:
+    def play_uci(self, board: pychess_rs.Board, ucis: str) -> None:
         for uci in ucis.split():
             board.push_uci(self.text(uci))
 
-    def play_san(self, board: chess.Board, sans: str) -> None:
+    def play_san(self, board: pychess_rs.Board, sans: str) -> None:
         for san in sans.split():
             board.push_san(self.text(san))
 
-    def piece(self, symbol: str) -> chess.Piece:
+    def piece(self, symbol: str) -> pychess_rs.Piece:
         """A piece given for White's view: 'Q' is our queen, 'q' is theirs."""
         if self.color:
-            return chess.Piece.from_symbol(symbol)
-        return chess.Piece.from_symbol(symbol.swapcase())
+            return pychess_rs.Piece.from_symbol(symbol)
+        return pychess_rs.Piece.from_symbol(symbol.swapcase())
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -93,13 +93,13 @@ def side(request: pytest.FixtureRequest) -> Side:
     return Side(request.param)
 
 
-def oracle_board(board: chess.Board) -> pychess_oracle.Board:
+def oracle_board(board: pychess_rs.Board) -> chess.Board:
     """Rebuild a board in python-chess from its starting FEN and move stack (UCI strings)."""
     moves = [m.uci() for m in board.move_stack]
     probe = board.copy()
     for _ in moves:
         probe.pop()
-    oracle = pychess_oracle.Board(probe.fen(), chess960=board.chess960)
+    oracle = chess.Board(probe.fen(), chess960=board.chess960)
     for uci in moves:
         oracle.push_uci(uci)
     return oracle

@@ -12,13 +12,13 @@ import inspect
 import os
 from collections.abc import Callable
 
-import chess as pychess_oracle
+import chess
 import fuzz_diff
 import pytest
 
-import pychess_rs as chess
+import pychess_rs
 
-START = chess.STARTING_FEN
+START = pychess_rs.STARTING_FEN
 START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
@@ -40,10 +40,10 @@ def assert_names(message: str, fen: str, field: str) -> None:
 @pytest.mark.parametrize(
     "exc",
     [
-        chess.InvalidFenError,
-        chess.IllegalMoveError,
-        chess.AmbiguousMoveError,
-        chess.InvalidMoveError,
+        pychess_rs.InvalidFenError,
+        pychess_rs.IllegalMoveError,
+        pychess_rs.AmbiguousMoveError,
+        pychess_rs.InvalidMoveError,
     ],
 )
 def test_exceptions_are_value_errors(exc):
@@ -51,10 +51,10 @@ def test_exceptions_are_value_errors(exc):
 
 
 def test_exception_types_are_distinct():
-    assert not issubclass(chess.InvalidFenError, chess.InvalidMoveError)
-    assert not issubclass(chess.IllegalMoveError, chess.AmbiguousMoveError)
-    assert not issubclass(chess.AmbiguousMoveError, chess.IllegalMoveError)
-    assert not issubclass(chess.InvalidMoveError, chess.IllegalMoveError)
+    assert not issubclass(pychess_rs.InvalidFenError, pychess_rs.InvalidMoveError)
+    assert not issubclass(pychess_rs.IllegalMoveError, pychess_rs.AmbiguousMoveError)
+    assert not issubclass(pychess_rs.AmbiguousMoveError, pychess_rs.IllegalMoveError)
+    assert not issubclass(pychess_rs.InvalidMoveError, pychess_rs.IllegalMoveError)
 
 
 # --- bad FENs -----------------------------------------------------------------------------
@@ -130,8 +130,8 @@ BAD_FENS = {
 @pytest.mark.parametrize(("fen", "field"), list(BAD_FENS.values()), ids=list(BAD_FENS))
 def test_bad_fen_is_rejected(fen, field):
     assert not oracle_accepts(fen), "the case list agrees with the python-chess contract"
-    with pytest.raises(chess.InvalidFenError) as info:
-        chess.Board(fen)
+    with pytest.raises(pychess_rs.InvalidFenError) as info:
+        pychess_rs.Board(fen)
     assert isinstance(info.value, ValueError)
     if fen.strip():
         if field is BOARD_PART:
@@ -141,14 +141,14 @@ def test_bad_fen_is_rejected(fen, field):
 
 @pytest.mark.parametrize(("fen", "field"), list(BAD_FENS.values()), ids=list(BAD_FENS))
 def test_failed_set_fen_changes_nothing(fen, field):
-    board = chess.Board()
+    board = pychess_rs.Board()
     board.push_san("e4")
     before = board.fen()
-    with pytest.raises(chess.InvalidFenError):
+    with pytest.raises(pychess_rs.InvalidFenError):
         board.set_fen(fen)
     assert board.fen() == before
-    assert board.move_stack == [chess.Move.from_uci("e2e4")]
-    assert board.pop() == chess.Move.from_uci("e2e4")
+    assert board.move_stack == [pychess_rs.Move.from_uci("e2e4")]
+    assert board.pop() == pychess_rs.Move.from_uci("e2e4")
     assert board.fen() == START
 
 
@@ -162,24 +162,24 @@ def test_failed_set_fen_changes_nothing(fen, field):
 )
 def test_bad_chess960_fen_is_rejected(fen):
     assert not oracle_accepts(fen, chess960=True)
-    with pytest.raises(chess.InvalidFenError):
-        chess.Board(fen, chess960=True)
+    with pytest.raises(pychess_rs.InvalidFenError):
+        pychess_rs.Board(fen, chess960=True)
 
 
 def test_shredder_castling_must_be_valid_in_standard_mode():
     fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"
     assert oracle_accepts(fen, chess960=True)
     assert not oracle_accepts(fen, chess960=False)
-    chess.Board(fen, chess960=True)
-    with pytest.raises(chess.InvalidFenError):
-        chess.Board(fen)
+    pychess_rs.Board(fen, chess960=True)
+    with pytest.raises(pychess_rs.InvalidFenError):
+        pychess_rs.Board(fen)
 
 
 def test_bad_epd_is_rejected():
-    with pytest.raises(chess.InvalidFenError):
-        chess.Board.from_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -")
-    with pytest.raises(chess.InvalidFenError):
-        chess.Board.from_epd("4k3/8/8/8/8/8/8/8 w - -")
+    with pytest.raises(pychess_rs.InvalidFenError):
+        pychess_rs.Board.from_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -")
+    with pytest.raises(pychess_rs.InvalidFenError):
+        pychess_rs.Board.from_epd("4k3/8/8/8/8/8/8/8 w - -")
 
 
 # --- the FEN contract ---------------------------------------------------------------------
@@ -240,13 +240,13 @@ CONTRACT = [
 def test_fen_contract(fen, accepted):
     assert oracle_accepts(fen) == accepted, "python-chess disagrees with the table"
     if accepted:
-        board = chess.Board(fen)
-        oracle = pychess_oracle.Board(fen)
+        board = pychess_rs.Board(fen)
+        oracle = chess.Board(fen)
         assert board.fen() == oracle.fen()
         assert {m.uci() for m in board.legal_moves} == {m.uci() for m in oracle.legal_moves}
     else:
-        with pytest.raises(chess.InvalidFenError):
-            chess.Board(fen)
+        with pytest.raises(pychess_rs.InvalidFenError):
+            pychess_rs.Board(fen)
 
 
 @pytest.mark.parametrize(
@@ -264,23 +264,23 @@ def test_fen_contract(fen, accepted):
 def test_fen_contract_chess960(fen):
     accepted = oracle_accepts(fen, chess960=True)
     if accepted:
-        board = chess.Board(fen, chess960=True)
-        assert board.fen() == pychess_oracle.Board(fen, chess960=True).fen()
+        board = pychess_rs.Board(fen, chess960=True)
+        assert board.fen() == chess.Board(fen, chess960=True).fen()
     else:
-        with pytest.raises(chess.InvalidFenError):
-            chess.Board(fen, chess960=True)
+        with pytest.raises(pychess_rs.InvalidFenError):
+            pychess_rs.Board(fen, chess960=True)
 
 
 # --- bad moves ----------------------------------------------------------------------------
 
 
 def test_push_of_an_illegal_move_raises_and_changes_nothing():
-    board = chess.Board()
+    board = pychess_rs.Board()
     board.push_san("e4")
     before, stack, key = board.fen(), board.move_stack, board.zobrist_hash()
     for uci in ["e2e4", "e4e5", "d7d3", "e8e7", "a7a8q"]:
-        with pytest.raises(chess.IllegalMoveError):
-            board.push(chess.Move.from_uci(uci))
+        with pytest.raises(pychess_rs.IllegalMoveError):
+            board.push(pychess_rs.Move.from_uci(uci))
         assert board.fen() == before
         assert board.move_stack == stack
         assert board.zobrist_hash() == key
@@ -289,33 +289,33 @@ def test_push_of_an_illegal_move_raises_and_changes_nothing():
 def test_push_of_a_non_move_or_wrong_arity_raises_type_error_and_changes_nothing():
     # push is a METH_O method (see rust/python/src/single_arg.rs): its argument checks and
     # error paths are ours, not PyO3's, so they are pinned here.
-    board = chess.Board()
+    board = pychess_rs.Board()
     before = board.fen()
     for bad_call in [
         lambda: board.push("e2e4"),  # type: ignore[arg-type]
         lambda: board.push(None),  # type: ignore[arg-type]
         lambda: board.push(),  # type: ignore[call-arg]
-        lambda: board.push(chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")),  # type: ignore[call-arg]
-        lambda: board.push(move=chess.Move.from_uci("e2e4")),  # type: ignore[call-arg]
+        lambda: board.push(pychess_rs.Move.from_uci("e2e4"), pychess_rs.Move.from_uci("e7e5")),  # type: ignore[call-arg]
+        lambda: board.push(move=pychess_rs.Move.from_uci("e2e4")),  # type: ignore[call-arg]
     ]:
         with pytest.raises(TypeError):
             bad_call()
         assert board.fen() == before
     assert "expected a Move, got str" in _message(lambda: board.push("e2e4"))  # type: ignore[arg-type]
-    assert inspect.signature(chess.Board.push).parameters.keys() == {"self", "move"}
+    assert inspect.signature(pychess_rs.Board.push).parameters.keys() == {"self", "move"}
 
 
 def test_pop_on_an_empty_stack_or_with_arguments_raises_and_changes_nothing():
     # pop is a METH_NOARGS method of ours (rust/python/src/fast_methods.rs).
-    board = chess.Board()
+    board = pychess_rs.Board()
     with pytest.raises(IndexError, match="pop from empty list"):
         board.pop()
     board.push_san("e4")
     with pytest.raises(TypeError):
         board.pop(0)  # type: ignore[call-arg]
-    assert board.move_stack == [chess.Move.from_uci("e2e4")]
-    assert board.pop() == chess.Move.from_uci("e2e4")
-    assert board.fen() == chess.STARTING_FEN
+    assert board.move_stack == [pychess_rs.Move.from_uci("e2e4")]
+    assert board.pop() == pychess_rs.Move.from_uci("e2e4")
+    assert board.fen() == pychess_rs.STARTING_FEN
 
 
 def _message(call: Callable[[], object]) -> str:
@@ -327,26 +327,26 @@ def _message(call: Callable[[], object]) -> str:
 
 
 def test_push_works_on_subclasses_and_rejects_other_selves():
-    class MyBoard(chess.Board):
+    class MyBoard(pychess_rs.Board):
         pass
 
     board = MyBoard()
-    board.push(chess.Move.from_uci("g1f3"))
+    board.push(pychess_rs.Move.from_uci("g1f3"))
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
-    assert board.pop() == chess.Move.from_uci("g1f3")
-    assert board.fen() == chess.STARTING_FEN
+    assert board.pop() == pychess_rs.Move.from_uci("g1f3")
+    assert board.fen() == pychess_rs.STARTING_FEN
     with pytest.raises(TypeError):
-        chess.Board.push(object(), chess.Move.from_uci("e2e4"))  # type: ignore[arg-type]
+        pychess_rs.Board.push(object(), pychess_rs.Move.from_uci("e2e4"))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        chess.Board.pop(object())  # type: ignore[arg-type]
+        pychess_rs.Board.pop(object())  # type: ignore[arg-type]
 
 
 def test_push_uci_errors_change_nothing():
-    board = chess.Board()
-    with pytest.raises(chess.IllegalMoveError) as info:
+    board = pychess_rs.Board()
+    with pytest.raises(pychess_rs.IllegalMoveError) as info:
         board.push_uci("e2e5")
     assert "e2e5" in str(info.value)
-    with pytest.raises(chess.InvalidMoveError) as info:
+    with pytest.raises(pychess_rs.InvalidMoveError) as info:
         board.push_uci("e2e")
     assert "e2e" in str(info.value)
     assert board.fen() == START
@@ -354,13 +354,13 @@ def test_push_uci_errors_change_nothing():
 
 
 def test_push_san_errors_change_nothing():
-    board = chess.Board("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
+    board = pychess_rs.Board("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
     before = board.fen()
     for san, exc in [
-        ("Nd2", chess.AmbiguousMoveError),
-        ("Nd4", chess.IllegalMoveError),
-        ("Nd9", chess.InvalidMoveError),
-        ("", chess.InvalidMoveError),
+        ("Nd2", pychess_rs.AmbiguousMoveError),
+        ("Nd4", pychess_rs.IllegalMoveError),
+        ("Nd9", pychess_rs.InvalidMoveError),
+        ("", pychess_rs.InvalidMoveError),
     ]:
         with pytest.raises(exc):
             board.push_san(san)
@@ -369,12 +369,12 @@ def test_push_san_errors_change_nothing():
 
 
 def test_move_errors_are_value_errors_with_the_input_in_the_message():
-    board = chess.Board()
+    board = pychess_rs.Board()
     for call, text in [
         (lambda: board.parse_uci("e2e5"), "e2e5"),
         (lambda: board.parse_san("Ke2"), "Ke2"),
         (lambda: board.parse_san("Zz9"), "Zz9"),
-        (lambda: chess.Move.from_uci("zz99"), "zz99"),
+        (lambda: pychess_rs.Move.from_uci("zz99"), "zz99"),
     ]:
         with pytest.raises(ValueError) as info:
             call()
@@ -383,13 +383,13 @@ def test_move_errors_are_value_errors_with_the_input_in_the_message():
 
 def test_illegal_uci_message_names_the_position():
     # python-chess style: "illegal uci: 'e2e5' in <fen>"
-    with pytest.raises(chess.IllegalMoveError) as info:
-        chess.Board().parse_uci("e2e5")
+    with pytest.raises(pychess_rs.IllegalMoveError) as info:
+        pychess_rs.Board().parse_uci("e2e5")
     assert START in str(info.value)
 
 
 def test_pop_and_peek_on_an_empty_stack_raise_index_error():
-    board = chess.Board()
+    board = pychess_rs.Board()
     with pytest.raises(IndexError):
         board.pop()
     with pytest.raises(IndexError):
@@ -402,7 +402,7 @@ def test_pop_and_peek_on_an_empty_stack_raise_index_error():
 
 
 def test_set_fen_after_moves_then_pop_raises():
-    board = chess.Board()
+    board = pychess_rs.Board()
     board.push_san("e4")
     board.set_fen(START)
     with pytest.raises(IndexError):
@@ -410,11 +410,11 @@ def test_set_fen_after_moves_then_pop_raises():
 
 
 def test_errors_leave_the_board_usable():
-    board = chess.Board()
+    board = pychess_rs.Board()
     for bad in ["", "garbage", "8/8/8/8/8/8/8/8 w - - 0 1"]:
-        with pytest.raises(chess.InvalidFenError):
+        with pytest.raises(pychess_rs.InvalidFenError):
             board.set_fen(bad)
-    with pytest.raises(chess.IllegalMoveError):
+    with pytest.raises(pychess_rs.IllegalMoveError):
         board.push_uci("e2e5")
     board.push_san("e4")
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -431,12 +431,12 @@ def test_failed_push_and_pop_release_their_exceptions_at_once():
     # push and pop bypass PyO3's wrappers (fast_methods.rs); their error path must still
     # release the exception's objects at once, not defer them to a later PyO3 call (a loop
     # of only failing push/pop calls once grew by ~230 bytes per call).
-    board = chess.Board()
-    illegal = chess.Move.from_uci("e2e5")
+    board = pychess_rs.Board()
+    illegal = pychess_rs.Move.from_uci("e2e5")
 
     def fail_many(n: int) -> None:
         for _ in range(n):
-            with contextlib.suppress(chess.IllegalMoveError):
+            with contextlib.suppress(pychess_rs.IllegalMoveError):
                 board.push(illegal)
             with contextlib.suppress(IndexError):
                 board.pop()

@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import pychess_rs as chess_rs
+import pychess_rs
 
 HOSTILE = settings(
     deadline=None,
@@ -94,7 +94,7 @@ def assert_clean_error(
     """*exc* is one of our *allowed* error classes, a ValueError naming *text*."""
     name = type(exc).__name__
     assert isinstance(exc, ValueError), f"{name} is not a ValueError: {exc!r}"
-    classes = tuple(getattr(chess_rs, allowed_name) for allowed_name in allowed)
+    classes = tuple(getattr(pychess_rs, allowed_name) for allowed_name in allowed)
     assert isinstance(exc, classes), f"expected one of {allowed}, got {name}: {exc}"
     message = str(exc)
     assert message.strip(), f"{name} without a message for input {text!r}"
@@ -186,7 +186,7 @@ def check_fen(fen: str, chess960: bool = False) -> None:
     _, parse_error = _oracle(lambda: chess.Board(fen, chess960=chess960))
     outside = fuzz_diff.outside_contract(fen)
     try:
-        ours = chess_rs.Board(fen, chess960=chess960)
+        ours = pychess_rs.Board(fen, chess960=chess960)
     except ValueError as exc:
         if outside:
             assert_clean_error(exc, ("InvalidFenError",), fen, str(parse_error or ""))
@@ -337,7 +337,7 @@ def test_random_placement_fen(seed: int, chess960: bool) -> None:
 def test_set_fen_is_all_or_nothing(position: tuple[str, bool], fen: str) -> None:
     """A rejected set_fen() leaves the board, its move stack included, as it was."""
     start, chess960 = position
-    ours = chess_rs.Board(start, chess960=chess960)
+    ours = pychess_rs.Board(start, chess960=chess960)
     for move in list(chess.Board(start, chess960=chess960).legal_moves)[:1]:
         ours.push_uci(move.uci())
     before, stack = ours.fen(), [move.uci() for move in ours.move_stack]
@@ -362,7 +362,7 @@ def test_set_fen_is_all_or_nothing(position: tuple[str, bool], fen: str) -> None
 
 def test_error_classes_are_value_errors() -> None:
     for name in ERROR_NAMES:
-        assert issubclass(getattr(chess_rs, name), ValueError), name
+        assert issubclass(getattr(pychess_rs, name), ValueError), name
 
 
 # --------------------------------------------------------------------------------------------
@@ -394,7 +394,7 @@ def check_epd(epd: str, chess960: bool = False) -> None:
     result, error = _oracle(lambda: chess.Board.from_epd(epd, chess960=chess960))
     accepted = result is not None and not result[0].status() & ~fuzz_diff.ALLOWED_STATUS
     try:
-        ours, ops = chess_rs.Board.from_epd(epd, chess960=chess960)
+        ours, ops = pychess_rs.Board.from_epd(epd, chess960=chess960)
     except ValueError as exc:
         if accepted and not fuzz_diff.outside_contract(epd):
             board = result[0]
@@ -402,7 +402,7 @@ def check_epd(epd: str, chess960: bool = False) -> None:
                 f"rejected an EPD python-chess accepts: {epd!r} ({exc!r})"
             )
         message = str(exc)
-        assert isinstance(exc, tuple(getattr(chess_rs, n) for n in ERROR_NAMES)), repr(exc)
+        assert isinstance(exc, tuple(getattr(pychess_rs, n) for n in ERROR_NAMES)), repr(exc)
         assert message.strip(), f"{type(exc).__name__} without a message for {epd!r}"
         tokens = [t for t in re.split(r"[\s;\"]+", epd) if t]
         assert (
@@ -547,7 +547,7 @@ def _is_drop(text: str) -> bool:
 def check_move_parser(fen: str, chess960: bool, text: str, parse: str, push: str) -> None:
     """``board.<parse>(text)`` and ``board.<push>(text)`` against python-chess."""
     oracle = chess.Board(fen, chess960=chess960)
-    ours = chess_rs.Board(fen, chess960=chess960)
+    ours = pychess_rs.Board(fen, chess960=chess960)
     before = ours.fen()
     expected, error = _oracle(lambda: getattr(oracle, parse)(text))
     if error is not None:
@@ -635,7 +635,7 @@ CANNED_UCI = (
 def check_from_uci(text: str) -> None:
     expected, error = _oracle(lambda: chess.Move.from_uci(text))
     try:
-        got = chess_rs.Move.from_uci(text)
+        got = pychess_rs.Move.from_uci(text)
     except ValueError as exc:
         if error is None:
             assert expected.drop or not expected, f"rejected {text!r}; python-chess: {expected!r}"
@@ -721,12 +721,12 @@ def test_push_any_move(position: tuple[str, bool], origin: str, target: str, pro
         return
     uci = origin + target + promo
     oracle = chess.Board(fen, chess960=chess960)
-    ours = chess_rs.Board(fen, chess960=chess960)
+    ours = pychess_rs.Board(fen, chess960=chess960)
     before = ours.fen()
     move = chess.Move.from_uci(uci)
     legal = move in oracle.legal_moves
     try:
-        ours.push(chess_rs.Move.from_uci(uci))
+        ours.push(pychess_rs.Move.from_uci(uci))
     except ValueError as exc:
         assert not legal, f"push({uci}) refused a legal move in {fen}: {exc!r}"
         assert ours.fen() == before, f"push({uci}) failed but changed the board"
@@ -742,9 +742,9 @@ def test_push_any_move(position: tuple[str, bool], origin: str, target: str, pro
 @pytest.mark.parametrize("fen, chess960", POOL[:13])
 def test_push_null_move(fen: str, chess960: bool) -> None:
     oracle = chess.Board(fen, chess960=chess960)
-    ours = chess_rs.Board(fen, chess960=chess960)
+    ours = pychess_rs.Board(fen, chess960=chess960)
     before = ours.fen()
-    null = chess_rs.Move.null()
+    null = pychess_rs.Move.null()
     assert not null and null.uci() == "0000"
     try:
         ours.push(null)
@@ -761,7 +761,7 @@ def test_push_null_move(fen: str, chess960: bool) -> None:
 @pytest.mark.parametrize("fen", [chess.STARTING_FEN, KIWIPETE, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"])
 def test_pop_and_peek_on_empty_stack(fen: str) -> None:
     """Like python-chess (a list's pop), an empty move stack raises IndexError."""
-    board = chess_rs.Board(fen)
+    board = pychess_rs.Board(fen)
     expected = chess.Board(fen).fen()
     for _ in range(2):
         with pytest.raises(IndexError):
@@ -824,7 +824,7 @@ NO_MOVES = {
 def test_board_without_legal_moves(name: str) -> None:
     fen, moves = NO_MOVES[name]
     oracle = chess.Board(fen)
-    ours = chess_rs.Board(fen)
+    ours = pychess_rs.Board(fen)
     for uci in moves:
         oracle.push_uci(uci)
         ours.push_uci(uci)
@@ -856,10 +856,10 @@ def test_board_without_legal_moves(name: str) -> None:
         got, expected = ours.outcome(claim_draw=claim_draw), oracle.outcome(claim_draw=claim_draw)
         assert (got.termination.name, got.winner) == (expected.termination.name, expected.winner)
     for move in oracle.pseudo_legal_moves:
-        assert not ours.is_legal(chess_rs.Move.from_uci(move.uci()))
-        with pytest.raises(chess_rs.IllegalMoveError):
+        assert not ours.is_legal(pychess_rs.Move.from_uci(move.uci()))
+        with pytest.raises(pychess_rs.IllegalMoveError):
             ours.parse_uci(move.uci())
-        with pytest.raises(chess_rs.IllegalMoveError):
+        with pytest.raises(pychess_rs.IllegalMoveError):
             ours.push_uci(move.uci())
         assert ours.fen() == before
     for text in ("e4", "Kh1", "Kg8", "O-O", "Qxf7#", "Nf3", "exd6", "a1", "h8=Q"):

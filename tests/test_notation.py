@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import chess as pychess_oracle
+import chess
 import pytest
 
-import pychess_rs as chess
+import pychess_rs
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -16,7 +16,7 @@ PROMOTION = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
 CASTLING = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 
 NOTATION_FENS = [
-    chess.STARTING_FEN,
+    pychess_rs.STARTING_FEN,
     KIWIPETE,
     EP_FEN,
     TWO_KNIGHTS,
@@ -39,9 +39,9 @@ NOTATION_FENS = [
 
 @pytest.mark.parametrize("fen", NOTATION_FENS)
 def test_san_lan_uci_of_every_legal_move_match_python_chess(fen):
-    board, oracle = chess.Board(fen), pychess_oracle.Board(fen)
+    board, oracle = pychess_rs.Board(fen), chess.Board(fen)
     for omove in oracle.legal_moves:
-        move = chess.Move.from_uci(omove.uci())
+        move = pychess_rs.Move.from_uci(omove.uci())
         assert board.san(move) == oracle.san(omove)
         assert board.lan(move) == oracle.lan(omove)
         assert board.uci(move) == oracle.uci(omove)
@@ -50,9 +50,9 @@ def test_san_lan_uci_of_every_legal_move_match_python_chess(fen):
 
 @pytest.mark.parametrize("fen", NOTATION_FENS)
 def test_san_lan_uci_parse_back_to_the_same_move(fen):
-    board, oracle = chess.Board(fen), pychess_oracle.Board(fen)
+    board, oracle = pychess_rs.Board(fen), chess.Board(fen)
     for omove in oracle.legal_moves:
-        move = chess.Move.from_uci(omove.uci())
+        move = pychess_rs.Move.from_uci(omove.uci())
         assert board.parse_san(oracle.san(omove)) == move
         assert board.parse_san(oracle.lan(omove)) == move
         assert board.parse_uci(oracle.uci(omove)) == move
@@ -61,8 +61,8 @@ def test_san_lan_uci_parse_back_to_the_same_move(fen):
 @pytest.mark.parametrize(
     ("fen", "uci", "san", "lan"),
     [
-        (chess.STARTING_FEN, "e2e4", "e4", "e2-e4"),
-        (chess.STARTING_FEN, "g1f3", "Nf3", "Ng1-f3"),
+        (pychess_rs.STARTING_FEN, "e2e4", "e4", "e2-e4"),
+        (pychess_rs.STARTING_FEN, "g1f3", "Nf3", "Ng1-f3"),
         (EP_FEN, "e5f6", "exf6", "e5xf6"),
         (CASTLING, "e1g1", "O-O", "O-O"),
         (CASTLING, "e1c1", "O-O-O", "O-O-O"),
@@ -91,8 +91,8 @@ def test_san_lan_uci_parse_back_to_the_same_move(fen):
     ],
 )
 def test_known_san_and_lan(fen, uci, san, lan):
-    board = chess.Board(fen)
-    move = chess.Move.from_uci(uci)
+    board = pychess_rs.Board(fen)
+    move = pychess_rs.Move.from_uci(uci)
     assert board.san(move) == san
     assert board.lan(move) == lan
     assert board.uci(move) == uci
@@ -101,53 +101,55 @@ def test_known_san_and_lan(fen, uci, san, lan):
 
 
 def test_null_move_notation():
-    board = chess.Board()
-    assert board.san(chess.Move.null()) == "--"
-    assert board.lan(chess.Move.null()) == "--"
-    assert board.uci(chess.Move.null()) == "0000"
+    board = pychess_rs.Board()
+    assert board.san(pychess_rs.Move.null()) == "--"
+    assert board.lan(pychess_rs.Move.null()) == "--"
+    assert board.uci(pychess_rs.Move.null()) == "0000"
 
 
 def test_chess960_uci_and_san():
-    board = chess.Board("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", chess960=True)
-    move = chess.Move.from_uci("e1g1")
+    board = pychess_rs.Board(
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", chess960=True
+    )
+    move = pychess_rs.Move.from_uci("e1g1")
     assert board.san(move) == "O-O"
     assert board.uci(move) == "e1g1"
     assert board.parse_uci("e1g1") == move
-    assert board.parse_san("O-O-O") == chess.Move.from_uci("e1b1")
+    assert board.parse_san("O-O-O") == pychess_rs.Move.from_uci("e1b1")
 
 
 def test_uci_of_castling_in_chess960_mode_for_a_standard_position():
-    board = chess.Board(CASTLING, chess960=True)
-    assert board.san(chess.Move.from_uci("e1h1")) == "O-O"
-    assert board.uci(chess.Move.from_uci("e1h1")) == "e1h1"
+    board = pychess_rs.Board(CASTLING, chess960=True)
+    assert board.san(pychess_rs.Move.from_uci("e1h1")) == "O-O"
+    assert board.uci(pychess_rs.Move.from_uci("e1h1")) == "e1h1"
     # uci(chess960=False) writes the king's destination instead.
-    assert board.uci(chess.Move.from_uci("e1h1"), chess960=False) == "e1g1"
+    assert board.uci(pychess_rs.Move.from_uci("e1h1"), chess960=False) == "e1g1"
 
 
 def test_variation_san():
-    board = chess.Board()
+    board = pychess_rs.Board()
     sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"]
     moves = []
     probe = board.copy()
     for san in sans:
         moves.append(probe.push_san(san))
     assert board.variation_san(moves) == "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O"
-    assert board.fen() == chess.STARTING_FEN, "variation_san does not change the board"
+    assert board.fen() == pychess_rs.STARTING_FEN, "variation_san does not change the board"
     assert board.variation_san([]) == ""
 
 
 def test_variation_san_from_black_to_move():
-    board = chess.Board()
+    board = pychess_rs.Board()
     board.push_san("e4")
-    line = [chess.Move.from_uci("e7e5"), chess.Move.from_uci("g1f3")]
+    line = [pychess_rs.Move.from_uci("e7e5"), pychess_rs.Move.from_uci("g1f3")]
     assert board.variation_san(line) == "1...e5 2. Nf3"
 
 
 def test_variation_san_rejects_an_illegal_move():
-    board = chess.Board()
-    with pytest.raises(chess.IllegalMoveError):
-        board.variation_san([chess.Move.from_uci("e2e4"), chess.Move.from_uci("e2e4")])
-    assert board.fen() == chess.STARTING_FEN
+    board = pychess_rs.Board()
+    with pytest.raises(pychess_rs.IllegalMoveError):
+        board.variation_san([pychess_rs.Move.from_uci("e2e4"), pychess_rs.Move.from_uci("e2e4")])
+    assert board.fen() == pychess_rs.STARTING_FEN
 
 
 def test_san_of_a_game_matches_python_chess():
@@ -156,16 +158,16 @@ def test_san_of_a_game_matches_python_chess():
         "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 "
         "Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#"
     ).split()
-    board = chess.Board()
+    board = pychess_rs.Board()
     played = []
     for san in game:
         move = board.parse_san(san)
         assert board.san(move) == san
         played.append(board.push_san(san))
     assert board.is_checkmate()
-    oracle = pychess_oracle.Board()
-    assert chess.Board().variation_san(played) == oracle.variation_san(
-        [pychess_oracle.Move.from_uci(m.uci()) for m in played]
+    oracle = chess.Board()
+    assert pychess_rs.Board().variation_san(played) == oracle.variation_san(
+        [chess.Move.from_uci(m.uci()) for m in played]
     )
 
 
@@ -175,17 +177,17 @@ def test_san_of_a_game_matches_python_chess():
 @pytest.mark.parametrize(
     ("fen", "text", "uci"),
     [
-        (chess.STARTING_FEN, "e4", "e2e4"),
-        (chess.STARTING_FEN, "Nf3", "g1f3"),
-        (chess.STARTING_FEN, "Nf3+", "g1f3"),  # a wrong suffix is tolerated
-        (chess.STARTING_FEN, "Nf3#", "g1f3"),
-        (chess.STARTING_FEN, "Ngf3", "g1f3"),  # overspecified
-        (chess.STARTING_FEN, "N1f3", "g1f3"),
-        (chess.STARTING_FEN, "Ng1f3", "g1f3"),
-        (chess.STARTING_FEN, "Ng1-f3", "g1f3"),  # long algebraic
-        (chess.STARTING_FEN, "Nxf3", "g1f3"),  # an 'x' without a capture is tolerated
-        (chess.STARTING_FEN, "e2e4", "e2e4"),  # fully specified pawn move
-        (chess.STARTING_FEN, "e2-e4", "e2e4"),
+        (pychess_rs.STARTING_FEN, "e4", "e2e4"),
+        (pychess_rs.STARTING_FEN, "Nf3", "g1f3"),
+        (pychess_rs.STARTING_FEN, "Nf3+", "g1f3"),  # a wrong suffix is tolerated
+        (pychess_rs.STARTING_FEN, "Nf3#", "g1f3"),
+        (pychess_rs.STARTING_FEN, "Ngf3", "g1f3"),  # overspecified
+        (pychess_rs.STARTING_FEN, "N1f3", "g1f3"),
+        (pychess_rs.STARTING_FEN, "Ng1f3", "g1f3"),
+        (pychess_rs.STARTING_FEN, "Ng1-f3", "g1f3"),  # long algebraic
+        (pychess_rs.STARTING_FEN, "Nxf3", "g1f3"),  # an 'x' without a capture is tolerated
+        (pychess_rs.STARTING_FEN, "e2e4", "e2e4"),  # fully specified pawn move
+        (pychess_rs.STARTING_FEN, "e2-e4", "e2e4"),
         (CASTLING, "O-O", "e1g1"),
         (CASTLING, "0-0", "e1g1"),
         (CASTLING, "O-O+", "e1g1"),
@@ -218,20 +220,20 @@ def test_san_of_a_game_matches_python_chess():
     ],
 )
 def test_parse_san_accepts(fen, text, uci):
-    oracle = pychess_oracle.Board(fen)
+    oracle = chess.Board(fen)
     assert oracle.parse_san(text).uci() == uci, "the oracle agrees"
-    board = chess.Board(fen)
-    assert board.parse_san(text) == chess.Move.from_uci(uci)
+    board = pychess_rs.Board(fen)
+    assert board.parse_san(text) == pychess_rs.Move.from_uci(uci)
     pushed = board.push_san(text)
-    assert pushed == chess.Move.from_uci(uci)
+    assert pushed == pychess_rs.Move.from_uci(uci)
     oracle.push_san(text)
     assert board.fen() == oracle.fen()
 
 
 @pytest.mark.parametrize("text", ["--", "0000", "Z0", "@@@@"])
 def test_parse_san_null_move_forms(text):
-    assert pychess_oracle.Board().parse_san(text) == pychess_oracle.Move.null()
     assert chess.Board().parse_san(text) == chess.Move.null()
+    assert pychess_rs.Board().parse_san(text) == pychess_rs.Move.null()
 
 
 @pytest.mark.parametrize(
@@ -247,29 +249,29 @@ def test_parse_san_null_move_forms(text):
     ],
 )
 def test_parse_san_rejects_ambiguous(fen, text):
-    with pytest.raises(pychess_oracle.AmbiguousMoveError):
-        pychess_oracle.Board(fen).parse_san(text)
-    board = chess.Board(fen)
-    with pytest.raises(chess.AmbiguousMoveError) as info:
+    with pytest.raises(chess.AmbiguousMoveError):
+        chess.Board(fen).parse_san(text)
+    board = pychess_rs.Board(fen)
+    with pytest.raises(pychess_rs.AmbiguousMoveError) as info:
         board.parse_san(text)
     assert isinstance(info.value, ValueError)
     assert text in str(info.value)
-    with pytest.raises(chess.AmbiguousMoveError):
+    with pytest.raises(pychess_rs.AmbiguousMoveError):
         board.push_san(text)
-    assert board.fen() == pychess_oracle.Board(fen).fen()
+    assert board.fen() == chess.Board(fen).fen()
 
 
 @pytest.mark.parametrize(
     ("fen", "text"),
     [
-        (chess.STARTING_FEN, "e5"),
-        (chess.STARTING_FEN, "Nf6"),  # not the side to move
-        (chess.STARTING_FEN, "Ke2"),
-        (chess.STARTING_FEN, "O-O"),
-        (chess.STARTING_FEN, "0-0-0"),
-        (chess.STARTING_FEN, "exd3"),
-        (chess.STARTING_FEN, "Qd1d3"),
-        (chess.STARTING_FEN, "Bb5"),
+        (pychess_rs.STARTING_FEN, "e5"),
+        (pychess_rs.STARTING_FEN, "Nf6"),  # not the side to move
+        (pychess_rs.STARTING_FEN, "Ke2"),
+        (pychess_rs.STARTING_FEN, "O-O"),
+        (pychess_rs.STARTING_FEN, "0-0-0"),
+        (pychess_rs.STARTING_FEN, "exd3"),
+        (pychess_rs.STARTING_FEN, "Qd1d3"),
+        (pychess_rs.STARTING_FEN, "Bb5"),
         (PROMOTION, "e8"),  # promotion piece missing
         (PROMOTION, "e7e8"),
         (PROMOTION, "e8=K"),
@@ -281,16 +283,16 @@ def test_parse_san_rejects_ambiguous(fen, text):
     ],
 )
 def test_parse_san_rejects_illegal(fen, text):
-    with pytest.raises(pychess_oracle.IllegalMoveError):
-        pychess_oracle.Board(fen).parse_san(text)
-    board = chess.Board(fen)
-    with pytest.raises(chess.IllegalMoveError) as info:
+    with pytest.raises(chess.IllegalMoveError):
+        chess.Board(fen).parse_san(text)
+    board = pychess_rs.Board(fen)
+    with pytest.raises(pychess_rs.IllegalMoveError) as info:
         board.parse_san(text)
     assert isinstance(info.value, ValueError)
     assert text in str(info.value)
-    with pytest.raises(chess.IllegalMoveError):
+    with pytest.raises(pychess_rs.IllegalMoveError):
         board.push_san(text)
-    assert board.fen() == pychess_oracle.Board(fen).fen()
+    assert board.fen() == chess.Board(fen).fen()
 
 
 @pytest.mark.parametrize(
@@ -317,58 +319,58 @@ def test_parse_san_rejects_illegal(fen, text):
     ],
 )
 def test_parse_san_rejects_garbage_as_invalid(text):
-    with pytest.raises(pychess_oracle.InvalidMoveError):
-        pychess_oracle.Board().parse_san(text)
-    board = chess.Board()
-    with pytest.raises(chess.InvalidMoveError) as info:
+    with pytest.raises(chess.InvalidMoveError):
+        chess.Board().parse_san(text)
+    board = pychess_rs.Board()
+    with pytest.raises(pychess_rs.InvalidMoveError) as info:
         board.parse_san(text)
     assert isinstance(info.value, ValueError)
     assert repr(text) in str(info.value) or text in str(info.value)
-    with pytest.raises(chess.InvalidMoveError):
+    with pytest.raises(pychess_rs.InvalidMoveError):
         board.push_san(text)
-    assert board.fen() == chess.STARTING_FEN
+    assert board.fen() == pychess_rs.STARTING_FEN
 
 
 # --- UCI ----------------------------------------------------------------------------------
 
 
 def test_parse_uci_and_push_uci():
-    board = chess.Board(PROMOTION)
-    assert board.parse_uci("e7e8q") == chess.Move.from_uci("e7e8q")
-    assert board.push_uci("e7d8n") == chess.Move.from_uci("e7d8n")
-    assert board.piece_at(chess.D8) == chess.Piece.from_symbol("N")
+    board = pychess_rs.Board(PROMOTION)
+    assert board.parse_uci("e7e8q") == pychess_rs.Move.from_uci("e7e8q")
+    assert board.push_uci("e7d8n") == pychess_rs.Move.from_uci("e7d8n")
+    assert board.piece_at(pychess_rs.D8) == pychess_rs.Piece.from_symbol("N")
 
 
 @pytest.mark.parametrize(
     ("fen", "text"),
     [
-        (chess.STARTING_FEN, "e2e5"),
-        (chess.STARTING_FEN, "e7e5"),
-        (chess.STARTING_FEN, "e1g1"),
+        (pychess_rs.STARTING_FEN, "e2e5"),
+        (pychess_rs.STARTING_FEN, "e7e5"),
+        (pychess_rs.STARTING_FEN, "e1g1"),
         (PROMOTION, "e7e8"),  # missing promotion piece
-        (chess.STARTING_FEN, "e2e4q"),  # promotion on a non-promoting move
-        (chess.STARTING_FEN, "g1g3"),
+        (pychess_rs.STARTING_FEN, "e2e4q"),  # promotion on a non-promoting move
+        (pychess_rs.STARTING_FEN, "g1g3"),
     ],
 )
 def test_parse_uci_rejects_illegal(fen, text):
-    board = chess.Board(fen)
-    with pytest.raises(chess.IllegalMoveError) as info:
+    board = pychess_rs.Board(fen)
+    with pytest.raises(pychess_rs.IllegalMoveError) as info:
         board.parse_uci(text)
     assert text in str(info.value)
-    with pytest.raises(chess.IllegalMoveError):
+    with pytest.raises(pychess_rs.IllegalMoveError):
         board.push_uci(text)
-    assert board.fen() == pychess_oracle.Board(fen).fen()
+    assert board.fen() == chess.Board(fen).fen()
 
 
 @pytest.mark.parametrize("text", ["", "e2", "e2e9", "E2E4", "e2-e4", "e2e4x", "hello"])
 def test_parse_uci_rejects_malformed(text):
-    board = chess.Board()
-    with pytest.raises(chess.InvalidMoveError):
+    board = pychess_rs.Board()
+    with pytest.raises(pychess_rs.InvalidMoveError):
         board.parse_uci(text)
-    with pytest.raises(chess.InvalidMoveError):
+    with pytest.raises(pychess_rs.InvalidMoveError):
         board.push_uci(text)
-    assert board.fen() == chess.STARTING_FEN
+    assert board.fen() == pychess_rs.STARTING_FEN
 
 
 def test_parse_uci_null_move():
-    assert chess.Board().parse_uci("0000") == chess.Move.null()
+    assert pychess_rs.Board().parse_uci("0000") == pychess_rs.Move.null()

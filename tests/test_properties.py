@@ -6,13 +6,13 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-import chess as pychess_oracle
-import chess.polyglot as oracle_polyglot
+import chess
+import chess.polyglot
 import fuzz_diff
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import pychess_rs as chess
+import pychess_rs
 
 DATA = Path(__file__).parent / "data"
 
@@ -22,7 +22,7 @@ def _fens(filename: str) -> list[str]:
     return [line.split(";")[0].strip() for line in text.splitlines() if line.strip()]
 
 
-STANDARD_FENS = [chess.STARTING_FEN, *_fens("perft.epd"), *_fens("openings.epd")]
+STANDARD_FENS = [pychess_rs.STARTING_FEN, *_fens("perft.epd"), *_fens("openings.epd")]
 CHESS960_FENS = _fens("perft960.epd")
 
 
@@ -41,20 +41,20 @@ def termination(outcome):
     return None if outcome is None else (outcome.termination.name, outcome.winner)
 
 
-def choose_move(data, oracle: pychess_oracle.Board) -> pychess_oracle.Move | None:
+def choose_move(data, oracle: chess.Board) -> chess.Move | None:
     """Pick a legal move; often the reverse of our previous move, to make repetitions."""
     moves = sorted(oracle.legal_moves, key=lambda m: m.uci())
     if not moves:
         return None
     if len(oracle.move_stack) >= 2 and data.draw(st.integers(0, 2)) == 0:
         previous = oracle.move_stack[-2]
-        back = pychess_oracle.Move(previous.to_square, previous.from_square)
+        back = chess.Move(previous.to_square, previous.from_square)
         if back in moves:
             return back
     return moves[data.draw(st.integers(0, len(moves) - 1))]
 
 
-def assert_same_state(board: chess.Board, oracle: pychess_oracle.Board) -> None:
+def assert_same_state(board: pychess_rs.Board, oracle: chess.Board) -> None:
     assert board.fen() == oracle.fen()
     assert board.turn == oracle.turn
     assert board.castling_rights == oracle.castling_rights
@@ -64,13 +64,13 @@ def assert_same_state(board: chess.Board, oracle: pychess_oracle.Board) -> None:
     assert board.ply() == oracle.ply()
     assert uci_set(board.legal_moves) == uci_set(oracle.legal_moves)
     assert board.legal_moves.count() == oracle.legal_moves.count()
-    assert board.zobrist_hash() == oracle_polyglot.zobrist_hash(oracle)
+    assert board.zobrist_hash() == chess.polyglot.zobrist_hash(oracle)
     assert board.is_check() == oracle.is_check()
     assert int(board.checkers()) == int(oracle.checkers())
     assert board.is_checkmate() == oracle.is_checkmate()
     assert board.is_stalemate() == oracle.is_stalemate()
     assert board.is_insufficient_material() == oracle.is_insufficient_material()
-    for color in (chess.WHITE, chess.BLACK):
+    for color in (pychess_rs.WHITE, pychess_rs.BLACK):
         assert board.has_insufficient_material(color) == oracle.has_insufficient_material(color)
     assert board.is_seventyfive_moves() == oracle.is_seventyfive_moves()
     assert board.can_claim_fifty_moves() == oracle.can_claim_fifty_moves()
@@ -83,14 +83,14 @@ def assert_same_state(board: chess.Board, oracle: pychess_oracle.Board) -> None:
 
 
 def play_in_lockstep(data, fen: str, plies: int, chess960: bool = False):
-    board = chess.Board(fen, chess960=chess960)
-    oracle = pychess_oracle.Board(fen, chess960=chess960)
+    board = pychess_rs.Board(fen, chess960=chess960)
+    oracle = chess.Board(fen, chess960=chess960)
     history = [(board.fen(), board.zobrist_hash())]
     for _ in range(plies):
         omove = choose_move(data, oracle)
         if omove is None:
             break
-        move = chess.Move.from_uci(omove.uci())
+        move = pychess_rs.Move.from_uci(omove.uci())
         assert board.san(move) == oracle.san(omove)
         assert board.parse_san(oracle.san(omove)) == move
         assert board.is_capture(move) == oracle.is_capture(omove)
@@ -109,20 +109,20 @@ def play_in_lockstep(data, fen: str, plies: int, chess960: bool = False):
 def test_random_games_agree_with_python_chess(data, fen, plies):
     board, oracle, _ = play_in_lockstep(data, fen, plies)
     assert_same_state(board, oracle)
-    assert board.move_stack == [chess.Move.from_uci(m.uci()) for m in oracle.move_stack]
+    assert board.move_stack == [pychess_rs.Move.from_uci(m.uci()) for m in oracle.move_stack]
 
 
 @PROPERTY_SETTINGS
 @given(data=st.data(), fen=st.sampled_from(STANDARD_FENS), plies=st.integers(1, 40))
 def test_every_ply_agrees_with_python_chess(data, fen, plies):
-    board = chess.Board(fen)
-    oracle = pychess_oracle.Board(fen)
+    board = pychess_rs.Board(fen)
+    oracle = chess.Board(fen)
     for _ in range(plies):
         assert_same_state(board, oracle)
         omove = choose_move(data, oracle)
         if omove is None:
             break
-        board.push(chess.Move.from_uci(omove.uci()))
+        board.push(pychess_rs.Move.from_uci(omove.uci()))
         oracle.push(omove)
 
 
@@ -134,7 +134,7 @@ def test_random_chess960_games_agree_with_python_chess(data, fen, plies):
     assert board.fen(shredder=True) == oracle.fen(shredder=True)
     assert board.castling_rights == oracle.castling_rights
     assert uci_set(board.legal_moves) == uci_set(oracle.legal_moves)
-    assert board.zobrist_hash() == oracle_polyglot.zobrist_hash(oracle)
+    assert board.zobrist_hash() == chess.polyglot.zobrist_hash(oracle)
     assert termination(board.outcome()) == termination(oracle.outcome())
 
 
@@ -154,14 +154,14 @@ def test_pop_restores_fen_and_hash(data, fen, plies):
 @given(data=st.data(), fen=st.sampled_from(STANDARD_FENS), plies=st.integers(0, 60))
 def test_fen_round_trip_and_fresh_hash(data, fen, plies):
     board, _, _ = play_in_lockstep(data, fen, plies)
-    fresh = chess.Board(board.fen())
+    fresh = pychess_rs.Board(board.fen())
     assert fresh.fen() == board.fen()
     # Not necessarily board.zobrist_hash(): Polyglot hashes an en-passant square that a
     # pinned pawn could only pseudo-legally use, which the FEN does not carry.
-    assert fresh.zobrist_hash() == oracle_polyglot.zobrist_hash(pychess_oracle.Board(board.fen()))
+    assert fresh.zobrist_hash() == chess.polyglot.zobrist_hash(chess.Board(board.fen()))
     assert uci_set(fresh.legal_moves) == uci_set(board.legal_moves)
     assert fresh == board
-    epd_board, ops = chess.Board.from_epd(board.epd())
+    epd_board, ops = pychess_rs.Board.from_epd(board.epd())
     assert ops == {}
     assert epd_board.epd() == board.epd()
 
@@ -174,16 +174,18 @@ def test_is_legal_agrees_with_legal_moves(data, fen, plies):
     pseudo = uci_set(board.pseudo_legal_moves)
     assert legal <= pseudo
     captures = uci_set(board.generate_legal_captures())
-    assert captures == {u for u in legal if board.is_capture(chess.Move.from_uci(u))}
+    assert captures == {u for u in legal if board.is_capture(pychess_rs.Move.from_uci(u))}
     for _ in range(30):
         a = data.draw(st.integers(0, 63))
         b = data.draw(st.integers(0, 63))
         if a == b:
             continue
         promo = data.draw(
-            st.sampled_from([None, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT])
+            st.sampled_from(
+                [None, pychess_rs.QUEEN, pychess_rs.ROOK, pychess_rs.BISHOP, pychess_rs.KNIGHT]
+            )
         )
-        move = chess.Move(a, b, promo)
+        move = pychess_rs.Move(a, b, promo)
         assert board.is_legal(move) == (move.uci() in legal)
         assert (move in board.legal_moves) == (move.uci() in legal)
         assert board.is_pseudo_legal(move) == (move.uci() in pseudo)
@@ -199,7 +201,7 @@ def test_pickle_and_copy_keep_the_game(data, fen, plies):
         # Continue both games the same way: repetition history must have travelled along.
         omove = choose_move(data, oracle)
         if omove is not None:
-            clone.push(chess.Move.from_uci(omove.uci()))
+            clone.push(pychess_rs.Move.from_uci(omove.uci()))
             probe = oracle.copy()
             probe.push(omove)
             assert clone.is_repetition(2) == probe.is_repetition(2)
@@ -222,10 +224,10 @@ def test_mirror_matches_python_chess(data, fen, plies):
 def test_python_chess_conversion_round_trip(data, fen, plies):
     board, oracle, _ = play_in_lockstep(data, fen, plies)
     exported = board.to_python_chess()
-    assert type(exported) is pychess_oracle.Board
+    assert type(exported) is chess.Board
     assert exported.fen() == oracle.fen()
     assert [m.uci() for m in exported.move_stack] == [m.uci() for m in oracle.move_stack]
-    imported = chess.Board.from_python_chess(oracle)
+    imported = pychess_rs.Board.from_python_chess(oracle)
     assert imported.fen() == board.fen()
     assert imported.move_stack == board.move_stack
     assert imported.is_repetition(2) == oracle.is_repetition(2)
@@ -261,14 +263,14 @@ def mutated_fens(draw):
 @given(fen=mutated_fens())
 def test_mutated_fens_follow_the_contract(fen):
     if oracle_accepts(fen):
-        board = chess.Board(fen)
-        oracle = pychess_oracle.Board(fen)
+        board = pychess_rs.Board(fen)
+        oracle = chess.Board(fen)
         assert board.fen() == oracle.fen()
         assert uci_set(board.legal_moves) == uci_set(oracle.legal_moves)
     else:
         try:
-            chess.Board(fen)
-        except chess.InvalidFenError:
+            pychess_rs.Board(fen)
+        except pychess_rs.InvalidFenError:
             pass
         else:
             raise AssertionError(f"accepted a FEN python-chess rejects: {fen!r}")
@@ -278,9 +280,9 @@ def test_mutated_fens_follow_the_contract(fen):
 @given(text=st.text(max_size=80))
 def test_arbitrary_text_never_crashes(text):
     try:
-        board = chess.Board(text)
-    except chess.InvalidFenError:
+        board = pychess_rs.Board(text)
+    except pychess_rs.InvalidFenError:
         assert not oracle_accepts(text)
     else:
         assert oracle_accepts(text)
-        assert board.fen() == pychess_oracle.Board(text).fen()
+        assert board.fen() == chess.Board(text).fen()

@@ -8,26 +8,26 @@ from __future__ import annotations
 
 import pytest
 
-import pychess_rs as chess
+import pychess_rs
 
 LONE_PAWN = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 CASTLING = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 
 
-def assert_legal(board: chess.Board, move: chess.Move) -> None:
+def assert_legal(board: pychess_rs.Board, move: pychess_rs.Move) -> None:
     """Legal by every route: membership, is_legal and the generated list."""
     assert move in board.legal_moves
     assert board.is_legal(move)
     assert move in list(board.legal_moves)
 
 
-def assert_illegal(board: chess.Board, move: chess.Move) -> None:
+def assert_illegal(board: pychess_rs.Board, move: pychess_rs.Move) -> None:
     assert move not in board.legal_moves
     assert not board.is_legal(move)
     assert move not in list(board.legal_moves)
 
 
-def destinations(board: chess.Board, from_square: int) -> set[int]:
+def destinations(board: pychess_rs.Board, from_square: int) -> set[int]:
     return {m.to_square for m in board.legal_moves if m.from_square == from_square}
 
 
@@ -152,7 +152,7 @@ def test_promotion_is_mandatory_and_only_to_q_r_b_n(side):
     assert pawn_moves == {side.text(f"a7a8{p}") for p in "qrbn"}
     assert_illegal(board, side.move("a7a8"))
     assert_illegal(board, side.move("a7a8k"))
-    assert_illegal(board, chess.Move(side.sq("a7"), side.sq("a8"), chess.PAWN))
+    assert_illegal(board, pychess_rs.Move(side.sq("a7"), side.sq("a8"), pychess_rs.PAWN))
 
 
 # --- castling -----------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_bishop_cannot_move_straight(side):
 
 
 def test_knight_jumps_over_pieces(side):
-    board = side.board(chess.STARTING_FEN)
+    board = side.board(pychess_rs.STARTING_FEN)
     assert destinations(board, side.sq("g1")) == side.squares("f3 h3")
     assert destinations(board, side.sq("b1")) == side.squares("a3 c3")
     board = side.board("4k3/8/8/2ppp3/2pNp3/2ppp3/8/4K3 w - - 0 1")
@@ -451,14 +451,14 @@ def test_check_is_reported(side):
 # --- checkmate and stalemate --------------------------------------------------------------
 
 
-def _assert_mated(board: chess.Board, side) -> None:
+def _assert_mated(board: pychess_rs.Board, side) -> None:
     assert board.is_check()
     assert board.is_checkmate()
     assert not board.is_stalemate()
     assert not board.legal_moves
     assert board.is_game_over()
     outcome = board.outcome()
-    assert outcome.termination == chess.Termination.CHECKMATE
+    assert outcome.termination == pychess_rs.Termination.CHECKMATE
     assert outcome.winner == side.us
     expected = "1-0" if side.color else "0-1"
     assert outcome.result() == expected
@@ -466,7 +466,7 @@ def _assert_mated(board: chess.Board, side) -> None:
 
 
 def test_scholars_mate(side):
-    board = side.board(chess.STARTING_FEN)
+    board = side.board(pychess_rs.STARTING_FEN)
     side.play_san(board, "e4 e5 Bc4 Nc6 Qh5 Nf6")
     assert not board.is_checkmate()
     side.play_san(board, "Qxf7#")
@@ -493,14 +493,14 @@ def test_smothered_mate(side):
     _assert_mated(board, side)
 
 
-def _assert_stalemate(board: chess.Board) -> None:
+def _assert_stalemate(board: pychess_rs.Board) -> None:
     assert board.is_stalemate()
     assert not board.is_check()
     assert not board.is_checkmate()
     assert not board.legal_moves
     assert board.is_game_over()
     outcome = board.outcome()
-    assert outcome.termination == chess.Termination.STALEMATE
+    assert outcome.termination == pychess_rs.Termination.STALEMATE
     assert outcome.winner is None
     assert outcome.result() == "1/2-1/2"
     assert board.result() == "1/2-1/2"
@@ -513,7 +513,7 @@ def test_stalemate(side):
 
 def test_fastest_known_stalemate_game(side):
     # Sam Loyd's ten-move stalemate.
-    board = side.board(chess.STARTING_FEN)
+    board = side.board(pychess_rs.STARTING_FEN)
     side.play_san(
         board,
         "e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6",
@@ -528,7 +528,7 @@ def test_fastest_known_stalemate_game(side):
 
 
 def test_stalemate_with_all_pieces_on_the_board(side):
-    board = side.board(chess.STARTING_FEN)
+    board = side.board(pychess_rs.STARTING_FEN)
     side.play_san(
         board,
         "d4 e5 Qd2 e4 Qf4 f5 h3 Bb4+ Nd2 d6 Qh2 Be6 a4 Qh4 Ra3 c5 Rg3 f4 f3 Bb3 d5 Ba5 c4 e3",
@@ -542,7 +542,7 @@ def test_stalemate_with_insufficient_material_reports_insufficient_material(side
     board = side.board("k7/2K5/8/8/8/4B3/8/8 b - - 0 1")
     assert board.is_stalemate()
     assert board.is_insufficient_material()
-    assert board.outcome().termination == chess.Termination.INSUFFICIENT_MATERIAL
+    assert board.outcome().termination == pychess_rs.Termination.INSUFFICIENT_MATERIAL
 
 
 # --- insufficient material ----------------------------------------------------------------
@@ -574,7 +574,7 @@ def test_insufficient_material(side, fen, drawn, white_cannot, black_cannot):
     if drawn:
         assert board.is_game_over()
         outcome = board.outcome()
-        assert outcome.termination == chess.Termination.INSUFFICIENT_MATERIAL
+        assert outcome.termination == pychess_rs.Termination.INSUFFICIENT_MATERIAL
         assert outcome.winner is None
         assert board.result() == "1/2-1/2"
     else:
@@ -602,7 +602,7 @@ def test_fifty_move_claim(side):
     assert board.result() == "*"
     assert board.is_game_over(claim_draw=True)
     outcome = board.outcome(claim_draw=True)
-    assert outcome.termination == chess.Termination.FIFTY_MOVES
+    assert outcome.termination == pychess_rs.Termination.FIFTY_MOVES
     assert outcome.winner is None
     assert board.result(claim_draw=True) == "1/2-1/2"
 
@@ -626,7 +626,7 @@ def test_seventy_five_moves_end_the_game(side):
     assert board.is_seventyfive_moves()
     assert board.is_game_over()
     outcome = board.outcome()
-    assert outcome.termination == chess.Termination.SEVENTYFIVE_MOVES
+    assert outcome.termination == pychess_rs.Termination.SEVENTYFIVE_MOVES
     assert outcome.winner is None
     assert board.result() == "1/2-1/2"
     board.pop()
@@ -638,7 +638,7 @@ def test_checkmate_beats_the_seventy_five_move_rule(side):
     side.play_uci(board, "a1a8")
     assert board.halfmove_clock == 150
     assert not board.is_seventyfive_moves(), "no legal moves: the rule does not apply"
-    assert board.outcome().termination == chess.Termination.CHECKMATE
+    assert board.outcome().termination == pychess_rs.Termination.CHECKMATE
 
 
 # --- repetition ---------------------------------------------------------------------------
@@ -647,7 +647,7 @@ KNIGHTS_OUT_AND_BACK = "g1f3 g8f6 f3g1 f6g8"
 
 
 def test_threefold_repetition_claim(side):
-    board = side.board(chess.STARTING_FEN)
+    board = side.board(pychess_rs.STARTING_FEN)
     side.play_uci(board, KNIGHTS_OUT_AND_BACK)  # start position, second time
     assert board.is_repetition(2)
     assert not board.is_repetition(3)
@@ -659,7 +659,7 @@ def test_threefold_repetition_claim(side):
     assert board.can_claim_draw()
     assert not board.is_game_over()
     assert board.is_game_over(claim_draw=True)
-    assert board.outcome(claim_draw=True).termination == chess.Termination.THREEFOLD_REPETITION
+    assert board.outcome(claim_draw=True).termination == pychess_rs.Termination.THREEFOLD_REPETITION
     side.play_uci(board, "f6g8")
     assert board.is_repetition()
     assert board.is_repetition(3)
@@ -675,7 +675,7 @@ def test_threefold_repetition_claim(side):
 
 
 def test_fivefold_repetition_ends_the_game(side):
-    board = side.board(chess.STARTING_FEN)
+    board = side.board(pychess_rs.STARTING_FEN)
     for _ in range(3):
         side.play_uci(board, KNIGHTS_OUT_AND_BACK)
     side.play_uci(board, "g1f3 g8f6 f3g1")
@@ -686,7 +686,7 @@ def test_fivefold_repetition_ends_the_game(side):
     assert board.is_fivefold_repetition()
     assert board.is_game_over()
     outcome = board.outcome()
-    assert outcome.termination == chess.Termination.FIVEFOLD_REPETITION
+    assert outcome.termination == pychess_rs.Termination.FIVEFOLD_REPETITION
     assert outcome.winner is None
     assert board.result() == "1/2-1/2"
 
@@ -750,7 +750,7 @@ def test_repetition_ignores_an_en_passant_that_would_expose_the_king(side):
 
 
 def test_termination_names():
-    names = {t.name for t in chess.Termination}
+    names = {t.name for t in pychess_rs.Termination}
     assert {
         "CHECKMATE",
         "STALEMATE",
@@ -763,7 +763,7 @@ def test_termination_names():
 
 
 def test_game_in_progress():
-    board = chess.Board()
+    board = pychess_rs.Board()
     assert board.outcome() is None
     assert board.outcome(claim_draw=True) is None
     assert board.result() == "*"
