@@ -3,8 +3,8 @@
 Adding a subcommand is one function: write ``_add_<name>(subparsers)`` that creates its parser
 with ``subparsers.add_parser(...)``, declares its arguments and sets ``run`` (a function from
 the parsed ``argparse.Namespace`` to an exit status) with ``set_defaults``; then list it in
-``SUBCOMMANDS``. Keep the subcommand's heavy imports inside its ``run`` path, so that
-``pychess-rs --help`` stays fast.
+``SUBCOMMANDS``. Keep a subcommand's heavy imports (the fuzzer's python-chess, say) inside its
+``run`` path, so that ``pychess-rs --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable
+
+from . import perft_cli
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -29,12 +31,10 @@ def _version() -> str:
 
 
 def _add_perft(subparsers: Subparsers) -> None:
-    from . import perft_cli  # pure Python; the native module loads only when a count runs
-
     parser = subparsers.add_parser(
         "perft",
         help="count leaf nodes of the legal-move tree (one position, divide, or a suite)",
-        usage="%(prog)s [options] (FEN DEPTH | --startpos DEPTH | --suite FILE)",
+        usage="%(prog)s [options] (FEN DEPTH | --startpos DEPTH | --suite [FILE])",
         description="Count the leaf nodes of the legal-move tree to a depth, natively.",
         epilog="examples:\n"
         "  pychess-rs perft --startpos 5\n"
@@ -42,7 +42,8 @@ def _add_perft(subparsers: Subparsers) -> None:
         " w KQkq - 0 1' 3\n"
         "  pychess-rs perft --chess960 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR"
         " w HFhf - 2 9' 4\n"
-        "  pychess-rs perft --suite tests/data/perft.epd --max-nodes 1000000",
+        "  pychess-rs perft --suite tests/data/perft.epd --max-nodes 1000000\n"
+        "  pychess-rs perft --suite --max-nodes 200_000_000 --jobs 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     perft_cli.add_cli_arguments(parser)

@@ -1,12 +1,12 @@
-"""Perft from the command line: count one position, divide it, or check a suite of known counts.
+"""``pychess-rs perft``: count one position, divide it, or check suites of known counts.
 
 Perft(d) is the number of leaf nodes of the legal-move tree of depth d. A suite file has one
-position a line, ``FEN ;D1 n ;D2 n ...`` (the format of ``tests/data/perft.epd``). Every count
-runs in Rust through ``Board.perft``, which releases the GIL, so ``jobs`` threads run positions
-in parallel.
+position a line, ``FEN ;D1 n ;D2 n ...`` (the format of ``tests/data/perft.epd``), read by the
+core's parser (``parse_perft_line``), the one the Rust tests use. Every count runs in Rust
+through ``Board.perft``, which releases the GIL, so ``jobs`` threads run positions in parallel.
 
-Used by ``pychess-rs perft`` (:func:`add_cli_arguments`, :func:`run_cli`) and by
-``tools/perft_suite.py`` (:func:`main`).
+``cargo test`` runs the suites to a CI-sized depth; ``pychess-rs perft --suite`` (no file: the
+suites of ``tests/data``) runs them as deep as ``--max-nodes`` says.
 """
 
 from __future__ import annotations
@@ -18,15 +18,23 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import IO, Any
+from pathlib import Path
+from typing import IO
+
+from ._core import Board, parse_perft_line
+from ._progress import Progress
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 DEFAULT_MAX_NODES = 10_000_000
 
+#: The suites ``--suite`` with no file checks: those of a source checkout's ``tests/data``.
+DEFAULT_SUITES = tuple(
+    str(Path(__file__).resolve().parent.parent / "tests" / "data" / name)
+    for name in ("perft.epd", "perft960.epd")
+)
 
-def _board(fen: str, chess960: bool) -> Any:
-    from pychess_rs import Board  # imported late: `pychess-rs --help` needs no native code
 
+def _board(fen: str, chess960: bool) -> Board:
     return Board(fen, chess960=chess960)
 
 
@@ -44,37 +52,20 @@ class SuiteLine:
     counts: dict[int, int]
 
 
-def parse_epd_line(line: str) -> tuple[str, dict[int, int]]:
-    """Split ``FEN ;D1 20 ;D2 400`` into the FEN and ``{1: 20, 2: 400}``.
+def load_suite(path: str | os.PathLike[str]) -> list[SuiteLine]:
+    """Read a suite file; blank lines and lines starting with ``#`` are skipped.
 
-    :raises ValueError: if a field after the FEN is not ``D<depth> <nodes>``.
+    :raises ValueError: naming the file and line, if a count field is not ``D<depth> <nodes>``.
     """
-    fen, *fields = line.split(";")
-    counts: dict[int, int] = {}
-    for raw in fields:
-        text = raw.strip()
-        if not text:
-            continue
-        tag, _, value = text.partition(" ")
-        value = value.strip()
-        if len(tag) < 2 or tag[0] not in "Dd" or not tag[1:].isdigit() or not value.isdigit():
-            raise ValueError(f"expected 'D<depth> <nodes>', got {text!r}")
-        counts[int(tag[1:])] = int(value)
-    return fen.strip(), counts
-
-
-def load_suite(path: str) -> list[SuiteLine]:
-    """Read a suite file; blank lines and lines starting with ``#`` are skipped."""
     lines = []
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, start=1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
             try:
-                fen, counts = parse_epd_line(line)
+                parsed = parse_perft_line(line)
             except ValueError as exc:
                 raise ValueError(f"{path}:{lineno}: {exc}") from None
-            lines.append(SuiteLine(lineno, fen, counts))
+            if parsed is not None:
+                lines.append(SuiteLine(lineno, *parsed))
     return lines
 
 
@@ -149,56 +140,6 @@ def _check_line(
     return entries, nodes, mismatches
 
 
-class _Progress:
-    """A one-line ``\\r`` progress bar on a terminal; a line every 10% otherwise."""
-
-    WIDTH = 30
-
-    def __init__(self, label: str, total: int, stream: IO[str], enabled: bool) -> None:
-        self.label, self.total, self.stream, self.enabled = label, total, stream, enabled
-        self.tty = enabled and stream.isatty()
-        self.shown = 0  # length of the bar on screen
-        self.next_tenth = 1
-        self.drawn_at = float("-inf")
-
-    def update(self, done: int, nodes: int, elapsed: float) -> None:
-        if not self.enabled:
-            return
-        if self.tty and done < self.total and elapsed - self.drawn_at < 0.1:
-            return  # at most ten redraws a second
-        self.drawn_at = elapsed
-        nps = nodes / elapsed / 1e6 if elapsed > 0 else 0.0
-        fraction = done / self.total if self.total else 1.0
-        if self.tty:
-            filled = int(self.WIDTH * fraction)
-            bar = "#" * filled + "-" * (self.WIDTH - filled)
-            text = (
-                f"{self.label} [{bar}] {done}/{self.total} positions"
-                f"  {nps:7.1f} Mnps  {elapsed:6.1f} s"
-            )
-            self.stream.write("\r" + text.ljust(self.shown))
-            self.shown = len(text)
-            self.stream.flush()
-        elif fraction * 10 >= self.next_tenth or done == self.total:
-            self.next_tenth = int(fraction * 10) + 1
-            self.stream.write(
-                f"{self.label}: {done}/{self.total} positions, {nps:.1f} Mnps, {elapsed:.1f} s\n"
-            )
-            self.stream.flush()
-
-    def clear(self) -> None:
-        if self.tty and self.shown:
-            self.stream.write("\r" + " " * self.shown + "\r")
-            self.stream.flush()
-            self.shown = 0
-
-    def finish(self) -> None:
-        if self.tty and self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.shown = 0
-
-
 def run_suite(
     path: str,
     *,
@@ -220,7 +161,7 @@ def run_suite(
         chess960 = is_chess960_suite(path)
     lines = load_suite(path)
     result = SuiteResult(path, positions=len(lines))
-    bar = _Progress(os.path.basename(path), len(lines), err, progress)
+    bar = Progress(err, label=os.path.basename(path), enabled=progress)
     start = time.perf_counter()
     done = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -238,7 +179,13 @@ def run_suite(
                     for mismatch in mismatches:
                         print(mismatch.describe(), file=out, flush=True)
                     result.mismatches += mismatches
-                bar.update(done, result.nodes, time.perf_counter() - start)
+                if done == len(lines) or bar.due():
+                    elapsed = time.perf_counter() - start
+                    nps = result.nodes / elapsed / 1e6 if elapsed > 0 else 0.0
+                    bar.show(
+                        f"{done}/{len(lines)} positions, {nps:.1f} Mnps, {elapsed:.1f} s",
+                        done / len(lines),
+                    )
         except KeyboardInterrupt:
             for future in futures:
                 future.cancel()
@@ -328,7 +275,7 @@ def check_suites(
 
 
 def divide(
-    position: str | Any, depth: int, *, chess960: bool = False, out: IO[str] | None = None
+    position: str | Board, depth: int, *, chess960: bool = False, out: IO[str] | None = None
 ) -> int:
     """Print ``move: count`` for every legal move (sorted by UCI), then the total; return it.
 
@@ -346,7 +293,7 @@ def divide(
 
 
 def count(
-    position: str | Any, depth: int, *, chess960: bool = False, out: IO[str] | None = None
+    position: str | Board, depth: int, *, chess960: bool = False, out: IO[str] | None = None
 ) -> int:
     """Print perft(depth) of one position (a FEN or a Board) with time and speed; return it."""
     out = out if out is not None else sys.stdout
@@ -383,27 +330,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _add_suite_limits(
-    parser: argparse.ArgumentParser, *, max_nodes_default: int | None, prefix: str = ""
-) -> None:
-    """``--max-nodes`` and ``--jobs``, shared by the subcommand and tools/perft_suite.py."""
-    parser.add_argument(
-        "--max-nodes",
-        type=_positive,
-        default=max_nodes_default,
-        metavar="N",
-        help=f"{prefix}check entries of at most N nodes (default {DEFAULT_MAX_NODES:,})",
-    )
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=_positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help=f"{prefix}positions counted in parallel threads (default: all cores)",
-    )
-
-
 # --------------------------------------------------------------------------------------------
 # `pychess-rs perft`
 # --------------------------------------------------------------------------------------------
@@ -429,10 +355,28 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--suite",
         action="append",
+        nargs="?",
         metavar="FILE",
-        help="check a suite file of 'FEN ;D1 n ;D2 n ...' lines (repeatable)",
+        help="check a suite file of 'FEN ;D1 n ;D2 n ...' lines (repeatable); without FILE, "
+        "the suites of tests/data (perft.epd, perft960.epd)",
     )
-    _add_suite_limits(parser, max_nodes_default=None, prefix="with --suite: ")
+    parser.add_argument(
+        "--max-nodes",
+        type=_positive,
+        metavar="N",
+        help=f"with --suite: check entries of at most N nodes (default {DEFAULT_MAX_NODES:,})",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="with --suite: positions counted in parallel threads (default: all cores)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="with --suite: no progress line on stderr"
+    )
 
 
 def _usage_error(message: str) -> int:
@@ -440,28 +384,36 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def _run_suites(args: argparse.Namespace) -> int:
+    if args.position or args.startpos or args.divide:
+        return _usage_error("--suite takes no position, --startpos or --divide")
+    paths: list[str] = []
+    for path in args.suite:
+        paths += DEFAULT_SUITES if path is None else [path]
+    for path in dict.fromkeys(paths):
+        if not os.path.exists(path):
+            return _usage_error(f"no such file: {path}")
+    chess960 = True if args.chess960 else None
+    try:
+        return check_suites(
+            [(path, chess960) for path in dict.fromkeys(paths)],
+            max_nodes=args.max_nodes or DEFAULT_MAX_NODES,
+            jobs=args.jobs,
+            progress=not args.no_progress,
+        )
+    except ValueError as exc:  # a malformed suite line
+        return _usage_error(str(exc))
+
+
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``pychess-rs perft`` from its parsed arguments; return the exit status."""
     if args.suite:
-        if args.position or args.startpos or args.divide:
-            return _usage_error("--suite takes no position, --startpos or --divide")
-        for path in args.suite:
-            if not os.path.exists(path):
-                return _usage_error(f"no such file: {path}")
-        chess960 = True if args.chess960 else None
-        try:
-            return check_suites(
-                [(path, chess960) for path in args.suite],
-                max_nodes=args.max_nodes or DEFAULT_MAX_NODES,
-                jobs=args.jobs,
-            )
-        except ValueError as exc:  # a malformed suite line
-            return _usage_error(str(exc))
-    if args.max_nodes is not None:
-        return _usage_error("--max-nodes goes with --suite")
+        return _run_suites(args)
+    if args.max_nodes is not None or args.no_progress:
+        return _usage_error("--max-nodes and --no-progress go with --suite")
     words = list(args.position)
     if not words:
-        return _usage_error("give a FEN and a depth, --startpos DEPTH, or --suite FILE")
+        return _usage_error("give a FEN and a depth, --startpos DEPTH, or --suite [FILE]")
     try:
         depth = _depth(words.pop())
     except argparse.ArgumentTypeError as exc:
@@ -483,72 +435,3 @@ def run_cli(args: argparse.Namespace) -> int:
     else:
         count(board, depth)
     return 0
-
-
-# --------------------------------------------------------------------------------------------
-# tools/perft_suite.py
-# --------------------------------------------------------------------------------------------
-
-
-def main(
-    argv: Sequence[str] | None = None,
-    default_files: Sequence[tuple[str, bool]] = (),
-    prog: str | None = None,
-) -> int:
-    """Entry point of ``tools/perft_suite.py``: check suites, or ``--divide FEN DEPTH``.
-
-    ``default_files`` are the (path, chess960) suites checked when no ``--file`` is given.
-    """
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Check perft suites against pychess_rs.Board.perft, or divide one position.",
-    )
-    parser.add_argument(
-        "--file",
-        action="append",
-        metavar="EPD",
-        help="suite file (repeatable); default: "
-        + (", ".join(os.path.relpath(p) for p, _ in default_files) or "none"),
-    )
-    _add_suite_limits(parser, max_nodes_default=DEFAULT_MAX_NODES)
-    parser.add_argument(
-        "--chess960",
-        action="store_true",
-        help="treat every --file as Chess960 (default: guessed from the file name)",
-    )
-    parser.add_argument("--no-progress", action="store_true", help="no progress output")
-    parser.add_argument(
-        "--divide",
-        nargs=2,
-        metavar=("FEN", "DEPTH"),
-        help="print 'move: count' for each legal move of FEN (quoted) at DEPTH",
-    )
-    args = parser.parse_args(argv)
-
-    if args.divide:
-        fen, depth_text = args.divide
-        try:
-            depth = _depth(depth_text)
-        except argparse.ArgumentTypeError as exc:
-            parser.error(str(exc))
-        try:
-            board = _board(fen, args.chess960)
-        except ValueError as exc:
-            parser.error(f"bad FEN: {exc}")
-        divide(board, depth)
-        return 0
-
-    if args.file:
-        suites: list[tuple[str, bool | None]] = [
-            (path, True if args.chess960 else None) for path in args.file
-        ]
-    else:
-        suites = list(default_files)
-    if not suites:
-        parser.error("no suite file given (--file)")
-    for path, _ in suites:
-        if not os.path.exists(path):
-            parser.error(f"no such file: {path}")
-    return check_suites(
-        suites, max_nodes=args.max_nodes, jobs=args.jobs, progress=not args.no_progress
-    )

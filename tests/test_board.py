@@ -16,6 +16,7 @@ import chess.polyglot
 import pytest
 
 import pychess_rs
+from pychess_rs import perft_cli
 
 DATA = Path(__file__).parent / "data"
 
@@ -835,18 +836,15 @@ PERFT_NODE_CAP = 20_000
 
 
 def _perft_cases(filename: str, every: int, chess960: bool):
+    """Every ``every``-th position of a suite at its deepest count within the cap (else D1)."""
     cases = []
-    lines = [ln for ln in (DATA / filename).read_text().splitlines() if ln.strip()]
-    for index, line in enumerate(lines):
+    for index, entry in enumerate(perft_cli.load_suite(DATA / filename)):
         if index % every:
             continue
-        fen, *counts = (part.strip() for part in line.split(";"))
-        depth, nodes = 1, int(counts[0].split()[1])
-        for field in counts:
-            d, n = field.split()
-            if int(n) <= PERFT_NODE_CAP:
-                depth, nodes = int(d[1:]), int(n)
-        cases.append(pytest.param(fen, depth, nodes, chess960, id=f"{filename}:{index + 1}"))
+        within = [d for d in sorted(entry.counts) if entry.counts[d] <= PERFT_NODE_CAP]
+        depth = within[-1] if within else min(entry.counts)
+        case_id = f"{filename}:{entry.lineno}"
+        cases.append(pytest.param(entry.fen, depth, entry.counts[depth], chess960, id=case_id))
     return cases
 
 

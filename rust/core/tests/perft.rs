@@ -1,7 +1,7 @@
 //! The perft suites of `tests/data/` (copied from the shared data set): every position, every
 //! depth whose node count is under a cap that keeps the run to about 20 s in release
-//! mode on two cores. `PERFT_MAX_NODES` raises the cap for deeper runs (`tools/perft_suite.py`
-//! does the same through Python).
+//! mode on two cores. `PERFT_MAX_NODES` raises the cap for deeper runs (`pychess-rs perft
+//! --suite` does the same through Python).
 
 use pychess_core::perft::parse_suite_line;
 use pychess_core::{perft, Board};
