@@ -57,7 +57,7 @@ def _add_fuzz(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "fuzz",
         help="differential fuzzing against python-chess (needs a source checkout)",
-        description="Forwards its arguments to tools/fuzz_diff.py; try `pychess-rs fuzz --help`.",
+        description="Forwards its arguments to tools/fuzz_diff; try `pychess-rs fuzz --help`.",
         add_help=False,
         prefix_chars="\0",
     )
@@ -66,22 +66,24 @@ def _add_fuzz(subparsers: Subparsers) -> None:
 
 
 def _run_fuzz(args: argparse.Namespace) -> int:
-    import importlib.util
+    import importlib
     from pathlib import Path
 
-    tool = Path(__file__).resolve().parent.parent / "tools" / "fuzz_diff.py"
-    spec = importlib.util.spec_from_file_location("fuzz_diff", tool)
-    if not tool.is_file() or spec is None or spec.loader is None:
+    tools = Path(__file__).resolve().parent.parent / "tools"
+    if not (tools / "fuzz_diff" / "__init__.py").is_file():
         print(
-            f"pychess-rs fuzz: {tool} not found; the fuzzer runs from a source checkout "
-            "(pip install -e . or tools/test), with python-chess installed",
+            f"pychess-rs fuzz: {tools / 'fuzz_diff'} not found; the fuzzer runs from a source "
+            "checkout (pip install -e . or tools/test), with python-chess installed",
             file=sys.stderr,
         )
         return 2
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_diff", module)
-    spec.loader.exec_module(module)
-    status: int = module.main(args.fuzz_args)
+    # On the path only while the package loads: its modules import each other relatively.
+    sys.path.insert(0, str(tools))
+    try:
+        fuzz_diff = importlib.import_module("fuzz_diff")
+    finally:
+        sys.path.remove(str(tools))
+    status: int = fuzz_diff.main(args.fuzz_args, prog="pychess-rs fuzz")
     return status
 
 

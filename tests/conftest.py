@@ -1,7 +1,8 @@
 """Shared fixtures for the pychess_rs behaviour tests.
 
 In every test file ``chess`` is python-chess, the oracle, and the package under test is
-``pychess_rs``, under its own name.
+``pychess_rs``, under its own name. The oracle's side of the FEN acceptance contract is
+``fuzz_diff.contract`` (``tools/`` is on the tests' path: ``pythonpath`` in pyproject.toml).
 
 Rule scenarios are written once, from White's point of view, and the ``side`` fixture
 plays each of them for both colours: for Black the FEN is mirrored by python-chess
@@ -11,15 +12,8 @@ and every square, UCI and SAN string is mirrored the same way (rank r becomes 9 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import chess
 import pytest
-
-# tools/fuzz_diff.py is the differential fuzzer and holds the oracle's side of the FEN contract;
-# the tests import it (``import fuzz_diff``) rather than restate it.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 import pychess_rs
 

@@ -1,9 +1,9 @@
 """A short fixed-seed differential campaign: pychess_rs against python-chess, one test per source.
 
-Runs ``tools/fuzz_diff.py`` through its importable API (a few thousand positions in all, every
+Runs ``tools/fuzz_diff`` through its importable API (a few thousand positions in all, every
 legal move of every position checked) and asserts zero mismatches, so a failure names its source
 and prints the reproducers. The long campaign is the command line tool itself, e.g.
-``tools/fuzz_diff.py --seed 1 --positions 1000000``.
+``python tools/fuzz_diff --seed 1 --positions 1000000``.
 
 The last tests check the fuzzer itself with python-chess posing as pychess_rs: no mismatch when
 the two agree, and a deliberately wrong SAN or FEN acceptance is caught and saved.
@@ -23,6 +23,7 @@ import chess
 import chess.polyglot
 import fuzz_diff
 import pytest
+from fuzz_diff import contract
 
 SEED = 20240611
 
@@ -128,7 +129,7 @@ class _Posing(chess.Board):
             raise _InvalidFenError(f"invalid position: {fen!r}")
 
     def allowed_status(self) -> int:
-        return int(fuzz_diff.ALLOWED_STATUS)
+        return int(contract.ALLOWED_STATUS)
 
     def zobrist_hash(self) -> int:
         return chess.polyglot.zobrist_hash(self)
@@ -142,7 +143,7 @@ class _WrongKnightSan(_Posing):
 
 class _AcceptsBackRankPawns(_Posing):
     def allowed_status(self) -> int:
-        return int(fuzz_diff.ALLOWED_STATUS | chess.STATUS_PAWNS_ON_BACKRANK)
+        return int(contract.ALLOWED_STATUS | chess.STATUS_PAWNS_ON_BACKRANK)
 
 
 def _posing(board: type) -> SimpleNamespace:
@@ -182,7 +183,7 @@ def test_fuzzer_catches_a_wrong_san(tmp_path: Path) -> None:
 
 def test_fuzzer_catches_a_wrong_fen_acceptance(tmp_path: Path) -> None:
     result = _self_test(_AcceptsBackRankPawns, "mutated", tmp_path, positions=60)
-    assert result.stats["mutated"].mismatches[fuzz_diff.ACCEPTANCE] > 0
+    assert result.stats["mutated"].mismatches[contract.ACCEPTANCE] > 0
     saved = sorted(tmp_path.glob("mutated-fen_acceptance-*.json"))
     record = json.loads(saved[0].read_text())
     assert record["ours"] == "'accepted'"

@@ -13,8 +13,8 @@ import os
 from collections.abc import Callable
 
 import chess
-import fuzz_diff
 import pytest
+from fuzz_diff import contract
 
 import pychess_rs
 
@@ -23,7 +23,7 @@ START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
 def oracle_accepts(fen: str, chess960: bool = False) -> bool:
-    board, _why = fuzz_diff.oracle_board(fen, chess960)
+    board, _why = contract.oracle_board(fen, chess960)
     return board is not None
 
 

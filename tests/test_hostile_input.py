@@ -6,7 +6,7 @@ python-chess (``chess`` 1.11.2) is the oracle. For every input:
   and fails these tests);
 * pychess_rs either accepts the input exactly as python-chess does (same move, same FEN, same
   EPD operations), or raises one of its error classes, each a ``ValueError`` subclass;
-* FENs follow the acceptance contract of ``tools/fuzz_diff.py`` (python-chess parses them and
+* FENs follow the acceptance contract of ``fuzz_diff.contract`` (python-chess parses them and
   ``status()`` has no flag beyond too many pieces/pawns, impossible check, too many checkers);
   a status rejection names its reason (a keyword of the flag, e.g. "castling");
 * SAN/UCI errors are of python-chess's class (``InvalidMoveError``, ``IllegalMoveError``,
@@ -18,8 +18,8 @@ python-chess (``chess`` 1.11.2) is the oracle. For every input:
 
 Tolerated differences: null moves (``"--"``, ``"0000"``, ``Move.null()``) may be rejected with a
 clear error instead of being played; drop moves (``"N@e4"``) may be rejected; move counters
-above 2**31 - 1 may be rejected (``fuzz_diff.tolerated_rejection``); a FEN with a king marked
-promoted (``K~``) may be accepted or rejected (``fuzz_diff.outside_contract``).
+above 2**31 - 1 may be rejected (``contract.tolerated_rejection``); a FEN with a king marked
+promoted (``K~``) may be accepted or rejected (``contract.outside_contract``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Any, Callable
 import chess
 import fuzz_diff
 import pytest
+from fuzz_diff import contract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -182,9 +183,9 @@ VALID_FENS = [fen for fen, chess960 in POOL if not chess960]
 
 
 def check_fen(fen: str, chess960: bool = False) -> None:
-    oracle, why = fuzz_diff.oracle_board(fen, chess960)
+    oracle, why = contract.oracle_board(fen, chess960)
     _, parse_error = _oracle(lambda: chess.Board(fen, chess960=chess960))
-    outside = fuzz_diff.outside_contract(fen)
+    outside = contract.outside_contract(fen)
     try:
         ours = pychess_rs.Board(fen, chess960=chess960)
     except ValueError as exc:
@@ -192,16 +193,16 @@ def check_fen(fen: str, chess960: bool = False) -> None:
             assert_clean_error(exc, ("InvalidFenError",), fen, str(parse_error or ""))
             return
         if oracle is not None:
-            assert fuzz_diff.tolerated_rejection(fen), (
+            assert contract.tolerated_rejection(fen), (
                 f"rejected a FEN python-chess accepts: {fen!r} ({exc!r})"
             )
         assert_clean_error(exc, ("InvalidFenError",), fen, str(parse_error or ""))
         if oracle is None and parse_error is None:  # rejected for its status(): name the reason
-            status = chess.Board(fen, chess960=chess960).status() & ~fuzz_diff.ALLOWED_STATUS
+            status = chess.Board(fen, chess960=chess960).status() & ~contract.ALLOWED_STATUS
             keywords = [
                 k for flag, words in STATUS_KEYWORDS.items() if status & flag for k in words
             ]
-            if fuzz_diff.tolerated_rejection(fen):  # it may be rejected for its counter instead
+            if contract.tolerated_rejection(fen):  # it may be rejected for its counter instead
                 keywords += ["clock", "counter", "halfmove", "fullmove", "move number"]
             assert any(k in str(exc).lower() for k in keywords), (
                 f"{fen!r} is rejected for {why}; the message {str(exc)!r} says none of {keywords}"
@@ -341,19 +342,19 @@ def test_set_fen_is_all_or_nothing(position: tuple[str, bool], fen: str) -> None
     for move in list(chess.Board(start, chess960=chess960).legal_moves)[:1]:
         ours.push_uci(move.uci())
     before, stack = ours.fen(), [move.uci() for move in ours.move_stack]
-    oracle, _ = fuzz_diff.oracle_board(fen, chess960)
+    oracle, _ = contract.oracle_board(fen, chess960)
     try:
         ours.set_fen(fen)
     except ValueError as exc:
         assert (
-            oracle is None or fuzz_diff.tolerated_rejection(fen) or fuzz_diff.outside_contract(fen)
+            oracle is None or contract.tolerated_rejection(fen) or contract.outside_contract(fen)
         ), f"set_fen({fen!r}): {exc!r}"
         _, parse_error = _oracle(lambda: chess.Board(fen, chess960=chess960))
         assert_clean_error(exc, ("InvalidFenError",), fen, str(parse_error or ""))
         assert ours.fen() == before
         assert [move.uci() for move in ours.move_stack] == stack
         return
-    if fuzz_diff.outside_contract(fen):
+    if contract.outside_contract(fen):
         return
     assert oracle is not None, f"set_fen accepted {fen!r}, which python-chess rejects"
     assert ours.fen() == oracle.fen()
@@ -392,13 +393,13 @@ def _quotes(message: str, token: str) -> bool:
 
 def check_epd(epd: str, chess960: bool = False) -> None:
     result, error = _oracle(lambda: chess.Board.from_epd(epd, chess960=chess960))
-    accepted = result is not None and not result[0].status() & ~fuzz_diff.ALLOWED_STATUS
+    accepted = result is not None and not result[0].status() & ~contract.ALLOWED_STATUS
     try:
         ours, ops = pychess_rs.Board.from_epd(epd, chess960=chess960)
     except ValueError as exc:
-        if accepted and not fuzz_diff.outside_contract(epd):
+        if accepted and not contract.outside_contract(epd):
             board = result[0]
-            assert max(board.halfmove_clock, board.fullmove_number) > fuzz_diff.COUNTER_LIMIT, (
+            assert max(board.halfmove_clock, board.fullmove_number) > contract.COUNTER_LIMIT, (
                 f"rejected an EPD python-chess accepts: {epd!r} ({exc!r})"
             )
         message = str(exc)
@@ -411,7 +412,7 @@ def check_epd(epd: str, chess960: bool = False) -> None:
             or any(_quotes(message, token) for token in tokens)
         ), f"message {message!r} names nothing of {epd!r}"
         return
-    if fuzz_diff.outside_contract(epd):
+    if contract.outside_contract(epd):
         return
     assert accepted, f"accepted an EPD python-chess rejects ({error!r}): {epd!r}"
     assert ours.fen() == result[0].fen()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import chess
 import chess.polyglot
-import fuzz_diff
+from fuzz_diff import contract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -239,7 +239,7 @@ FEN_ALPHABET = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0"
 
 
 def oracle_accepts(fen: str) -> bool:
-    board, _why = fuzz_diff.oracle_board(fen, False)
+    board, _why = contract.oracle_board(fen, False)
     return board is not None
 
 
