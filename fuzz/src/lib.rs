@@ -15,7 +15,8 @@
 //! - every error message quotes the input, Python-repr style.
 
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
-use pychess_core::{py_repr, Board, EpMode, Move, MoveError, San, UciMove};
+use pychess_core::compat::py_repr;
+use pychess_core::{Board, EpMode, Move, MoveError, San, UciMove};
 use std::sync::OnceLock;
 
 // The python-chess reading rules, shared with the core's `cargo test` fuzzer.

@@ -145,7 +145,6 @@ impl Termination {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,7 +170,10 @@ mod tests {
         assert_eq!(py_repr("e4"), "'e4'");
         assert_eq!(py_repr("it's"), "\"it's\"");
         assert_eq!(py_repr("'\""), "'\\'\"'");
-        assert_eq!(py_repr("a\tb\n\u{0}\u{200b}\u{1f600}"), "'a\\tb\\n\\x00\\u200b\u{1f600}'");
+        assert_eq!(
+            py_repr("a\tb\n\u{0}\u{200b}\u{1f600}"),
+            "'a\\tb\\n\\x00\\u200b\u{1f600}'"
+        );
     }
 
     #[test]
@@ -185,6 +187,9 @@ mod tests {
     #[test]
     fn termination_names_are_python_chess_members() {
         assert_eq!(Termination::Checkmate.name(), "CHECKMATE");
-        assert_eq!(Termination::ThreefoldRepetition.name(), "THREEFOLD_REPETITION");
+        assert_eq!(
+            Termination::ThreefoldRepetition.name(),
+            "THREEFOLD_REPETITION"
+        );
     }
 }

@@ -363,7 +363,7 @@ impl Game {
 
     /// The moves played, first to last, as python-chess shows them (`Board::uci` of each
     /// move in the position it was played from; `0000` for a null move).
-    pub fn uci_moves(&self) -> impl ExactSizeIterator<Item = UciMove> + '_ {
+    pub fn uci_moves(&self) -> impl ExactSizeIterator<Item = UciMove> + DoubleEndedIterator + '_ {
         self.stack.iter().map(|ply| ply.before.uci(ply.played))
     }
 
@@ -397,7 +397,10 @@ impl Game {
     /// The Zobrist hashes of the positions before the current one, oldest first: what a
     /// search needs to see repetitions of the game.
     pub fn history_hashes(&self) -> Vec<u64> {
-        self.stack.iter().map(|ply| ply.before.zobrist_hash()).collect()
+        self.stack
+            .iter()
+            .map(|ply| ply.before.zobrist_hash())
+            .collect()
     }
 
     /// Forgets the moves; the current position becomes the root.

@@ -13,8 +13,8 @@
 #![deny(missing_docs)]
 
 pub mod attacks;
-pub mod compat;
 mod board;
+pub mod compat;
 mod error;
 mod game;
 pub mod notation;

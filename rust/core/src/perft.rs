@@ -80,7 +80,10 @@ pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
             Some((depth.parse().ok()?, nodes.parse().ok()?))
         });
         counts.push(parsed.ok_or_else(|| {
-            format!("expected 'D<depth> <nodes>', got {}", crate::compat::py_repr(field))
+            format!(
+                "expected 'D<depth> <nodes>', got {}",
+                crate::compat::py_repr(field)
+            )
         })?);
     }
     Ok(Some(SuiteEntry { fen, counts }))
@@ -92,14 +95,26 @@ mod tests {
 
     #[test]
     fn suite_lines() {
-        let entry = parse_suite_line("  fen here ;D1 20; d2 400 ;\n").unwrap().unwrap();
+        let entry = parse_suite_line("  fen here ;D1 20; d2 400 ;\n")
+            .unwrap()
+            .unwrap();
         assert_eq!(entry.fen, "fen here");
         assert_eq!(entry.counts, vec![(1, 20), (2, 400)]);
         assert_eq!(parse_suite_line("   "), Ok(None));
         assert_eq!(parse_suite_line("  # D1 x"), Ok(None));
-        for bad in ["fen ;D1", "fen ;X1 20", "fen ;D 20", "fen ;D1 2x", "fen ;D-1 2", "fen ;D1 99999999999999999999"] {
+        for bad in [
+            "fen ;D1",
+            "fen ;X1 20",
+            "fen ;D 20",
+            "fen ;D1 2x",
+            "fen ;D-1 2",
+            "fen ;D1 99999999999999999999",
+        ] {
             let err = parse_suite_line(bad).unwrap_err();
-            assert!(err.starts_with("expected 'D<depth> <nodes>', got "), "{bad}: {err}");
+            assert!(
+                err.starts_with("expected 'D<depth> <nodes>', got "),
+                "{bad}: {err}"
+            );
         }
     }
 

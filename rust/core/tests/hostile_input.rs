@@ -25,7 +25,8 @@
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
 use pychess_core::notation::uci::is_drop;
 use pychess_core::{
-    parse_fen, py_repr, Board, EpMode, FenError, Game, Move, MoveError, Role, San, Square, UciMove,
+    compat::py_repr, parse_fen, Board, EpMode, FenError, Game, Move, MoveError, Role, San, Square,
+    UciMove,
 };
 mod reference;
 use reference::{normalized, reference_resolve, uci_means};

@@ -85,8 +85,9 @@ impl FastMethod {
     }
 }
 
-/// Defines the [`FastMethod`] `$name` for `METH_O`, running
-/// `$body(self: Borrowed<PyAny>, arg: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`.
+/// Defines the [`FastMethod`] `$name` for `METH_O`, running the `unsafe fn`
+/// `$body(self: Borrowed<PyAny>, arg: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`, whose contract
+/// on `self` is the one [`install`]'s caller promises.
 macro_rules! one_arg_method {
     ($name:ident => $body:path) => {
         const $name: $crate::fast_methods::FastMethod = {
@@ -95,7 +96,8 @@ macro_rules! one_arg_method {
                 arg: *mut pyo3::ffi::PyObject,
             ) -> *mut pyo3::ffi::PyObject {
                 // SAFETY: only CPython calls this, as a METH_O method (see `install`), with
-                // live borrowed references to `self` and the argument.
+                // live borrowed references to `self` and the argument; `self` is what
+                // `install`'s caller promised `$body`.
                 unsafe {
                     $crate::fast_methods::call(|py| {
                         $body(
@@ -111,8 +113,8 @@ macro_rules! one_arg_method {
 }
 pub(crate) use one_arg_method;
 
-/// Defines the [`FastMethod`] `$name` for `METH_NOARGS`, running
-/// `$body(self: Borrowed<PyAny>) -> PyResult<Py<PyAny>>`.
+/// Defines the [`FastMethod`] `$name` for `METH_NOARGS`, running the `unsafe fn`
+/// `$body(self: Borrowed<PyAny>) -> PyResult<Py<PyAny>>` (contract as for [`one_arg_method!`]).
 macro_rules! no_arg_method {
     ($name:ident => $body:path) => {
         const $name: $crate::fast_methods::FastMethod = {
@@ -121,7 +123,8 @@ macro_rules! no_arg_method {
                 _unused: *mut pyo3::ffi::PyObject,
             ) -> *mut pyo3::ffi::PyObject {
                 // SAFETY: only CPython calls this, as a METH_NOARGS method (see `install`),
-                // with a live borrowed reference to `self`.
+                // with a live borrowed reference to `self`, which is what `install`'s caller
+                // promised `$body`.
                 unsafe { $crate::fast_methods::call(|py| $body(pyo3::Borrowed::from_ptr(py, slf))) }
             }
             $crate::fast_methods::FastMethod::no_args(function)
@@ -134,7 +137,12 @@ pub(crate) use no_arg_method;
 ///
 /// `doc` follows CPython's convention: a first line such as `name($self, arg, /)` and a `--`
 /// line give `inspect.signature` the signature.
-pub(crate) fn install(
+///
+/// # Safety
+/// `method`'s body must be sound for every `self` CPython will pass: any instance of `class`
+/// or of a subclass (the method descriptor checks that much, nothing more). A body that
+/// casts `self` to a Rust class without checking must only be installed on that class.
+pub(crate) unsafe fn install(
     class: &Bound<'_, PyType>,
     name: &'static CStr,
     doc: &'static CStr,

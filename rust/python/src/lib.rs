@@ -2,6 +2,7 @@
 //! module and wraps `pychess-core`; no chess logic here.
 
 mod board;
+mod convert;
 mod errors;
 mod fast_methods;
 mod moves;

@@ -4,8 +4,9 @@
 //! `intern` table makes listing legal moves and popping cost a reference-count bump
 //! instead of an allocation, which is most of the per-move cost seen from Python.
 
+use crate::convert::square_arg;
 use crate::errors::move_error;
-use pychess_core::{Role, Square, UciMove};
+use pychess_core::{Role, UciMove};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -52,11 +53,6 @@ pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
     TABLE[index]
         .get_or_init(|| Py::new(py, Move { uci }).expect("allocating a Move"))
         .clone_ref(py)
-}
-
-fn square_arg(value: u32, what: &str) -> PyResult<Square> {
-    Square::try_new(value)
-        .ok_or_else(|| PyValueError::new_err(format!("{what} out of range: {value}")))
 }
 
 #[pymethods]

@@ -1,8 +1,9 @@
 //! `SquareSet`: a set of squares backed by a 64-bit mask, as python-chess returns from
 //! `attackers`, `checkers` and `pin`. It compares equal to its integer mask.
 
+use crate::convert::square_arg;
 use pychess_core::{Bitboard, Square};
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -24,13 +25,9 @@ fn mask_of(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     let mut mask = 0u64;
     for item in value.try_iter()? {
         let sq: u32 = item?.extract()?;
-        mask |= Bitboard::from_square(parse_sq(sq)?).0;
+        mask |= Bitboard::from_square(square_arg(sq, "square")?).0;
     }
     Ok(mask)
-}
-
-fn parse_sq(sq: u32) -> PyResult<Square> {
-    Square::try_new(sq).ok_or_else(|| PyValueError::new_err(format!("square out of range: {sq}")))
 }
 
 #[pymethods]
@@ -140,19 +137,19 @@ impl SquareSet {
 
     /// Adds a square.
     fn add(&mut self, square: u32) -> PyResult<()> {
-        self.mask |= Bitboard::from_square(parse_sq(square)?).0;
+        self.mask |= Bitboard::from_square(square_arg(square, "square")?).0;
         Ok(())
     }
 
     /// Removes a square if present.
     fn discard(&mut self, square: u32) -> PyResult<()> {
-        self.mask &= !Bitboard::from_square(parse_sq(square)?).0;
+        self.mask &= !Bitboard::from_square(square_arg(square, "square")?).0;
         Ok(())
     }
 
     /// Removes a square, raising :exc:`KeyError` if absent.
     fn remove(&mut self, square: u32) -> PyResult<()> {
-        let bb = Bitboard::from_square(parse_sq(square)?).0;
+        let bb = Bitboard::from_square(square_arg(square, "square")?).0;
         if self.mask & bb == 0 {
             return Err(PyKeyError::new_err(square));
         }
@@ -190,24 +187,7 @@ impl SquareSet {
     }
 
     fn __str__(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let sq = Square::from_coords(file, rank);
-                out.push(if Bitboard(self.mask).contains(sq) {
-                    '1'
-                } else {
-                    '.'
-                });
-                if file < 7 {
-                    out.push(' ');
-                }
-            }
-            if rank > 0 {
-                out.push('\n');
-            }
-        }
-        out
+        Bitboard(self.mask).to_string()
     }
 
     fn __reduce__(&self, py: Python<'_>) -> (Py<PyAny>, (u64,)) {

@@ -98,8 +98,12 @@ mod tests {
         let mut c = a.clone();
         c.set_chess960(true);
         assert!(a.same_position(&c));
-        assert!(!a.same_position(&board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 1 1")));
-        assert!(!a.same_position(&board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b Kkq - 0 1")));
+        assert!(!a.same_position(&board(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 1 1"
+        )));
+        assert!(!a.same_position(&board(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b Kkq - 0 1"
+        )));
         // A legal en-passant chance makes positions differ.
         let ep = board("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
         let no_ep = board("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");

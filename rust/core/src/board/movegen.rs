@@ -9,59 +9,63 @@
 use super::Board;
 use crate::attacks;
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
-use std::mem::MaybeUninit;
+use arrayvec::ArrayVec;
 
-/// More than the most legal moves any position has (218).
-const MAX_MOVES: usize = 256;
+/// Room on the stack for the moves of any position a game can reach (the most known is 218).
+/// An edited position can have more; those lists continue on the heap.
+const INLINE_MOVES: usize = 256;
 
-/// A fixed-capacity list of moves that lives on the stack.
+/// A list of moves that lives on the stack unless it outgrows [`INLINE_MOVES`]; it never
+/// drops a move.
+#[derive(Clone, Debug, Default)]
 pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
-    }
+    inline: ArrayVec<Move, INLINE_MOVES>,
+    /// Empty until `inline` overflows; then every move, in order.
+    spilled: Vec<Move>,
 }
 
 impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
-            len: 0,
-        }
+        MoveList::default()
     }
 
     #[inline]
     fn push(&mut self, m: Move) {
-        // Positions with more than MAX_MOVES moves do not exist, but never write out of bounds.
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = MaybeUninit::new(m);
-            self.len += 1;
+        if let Err(full) = self.inline.try_push(m) {
+            self.spill(full.element());
         }
+    }
+
+    #[cold]
+    fn spill(&mut self, m: Move) {
+        if self.spilled.is_empty() {
+            self.spilled.extend_from_slice(&self.inline);
+        }
+        self.spilled.push(m);
     }
 
     /// The moves, in generation order.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push` and `Move` is `Copy`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+        if self.spilled.is_empty() {
+            &self.inline
+        } else {
+            &self.spilled
+        }
     }
 
     /// How many moves.
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.as_slice().len()
     }
 
     /// Is the list empty?
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.inline.is_empty()
     }
 
     /// Iterates over the moves.
@@ -78,10 +82,17 @@ impl std::ops::Deref for MoveList {
     }
 }
 
-/// Where generated moves go: a list, or a counter that adds whole target sets at once
-/// (perft's last ply and `count` need the number, not the moves).
+/// Where generated moves go: a list, a counter that adds whole target sets at once
+/// (perft's last ply and `count` need the number, not the moves), or a flag that only asks
+/// whether there is any move and stops generating at the first.
 trait MoveSink {
     fn add(&mut self, m: Move);
+
+    /// Has the sink seen enough? Generation stops between piece kinds once it has.
+    #[inline]
+    fn is_done(&self) -> bool {
+        false
+    }
 
     /// Ordinary moves from `from` to each square of `targets`.
     #[inline]
@@ -114,6 +125,26 @@ impl MoveSink for MoveCount {
     }
 }
 
+/// Notes whether there is any move at all.
+struct AnyMove(bool);
+
+impl MoveSink for AnyMove {
+    #[inline]
+    fn add(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    #[inline]
+    fn add_each(&mut self, _: Square, targets: Bitboard) {
+        self.0 |= targets.nonempty();
+    }
+
+    #[inline]
+    fn is_done(&self) -> bool {
+        self.0
+    }
+}
+
 impl Board {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
@@ -137,9 +168,11 @@ impl Board {
         count.0
     }
 
-    /// Does the side to move have any legal move?
+    /// Does the side to move have any legal move? (Stops at the first one found.)
     pub fn has_legal_moves(&self) -> bool {
-        self.count_legal_moves() > 0
+        let mut any = AnyMove(false);
+        self.generate_legal(&mut any, Bitboard::FULL, Bitboard::FULL);
+        any.0
     }
 
     /// The pieces of `us` pinned to their king.
@@ -176,7 +209,7 @@ impl Board {
             }
             list.add_each(king, safe);
         }
-        if checkers.more_than_one() {
+        if checkers.more_than_one() || list.is_done() {
             return;
         }
 
@@ -205,8 +238,11 @@ impl Board {
         for from in self.rook_like() & ours & from_mask {
             list.add_each(from, attacks::rook(from, occupied) & target & allowed(from));
         }
+        if list.is_done() {
+            return;
+        }
         self.generate_pawn_moves(list, from_mask, target, &allowed, to_mask);
-        if checkers.is_empty() {
+        if checkers.is_empty() && !list.is_done() {
             self.generate_castling(list, from_mask, to_mask);
         }
     }
@@ -337,8 +373,52 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::types::Bitboard;
+    use super::{MoveList, MoveSink, INLINE_MOVES};
+    use crate::types::{Bitboard, Move, MoveKind, Square};
     use crate::Board;
+
+    #[test]
+    fn move_lists_never_drop_moves() {
+        let mut list = MoveList::new();
+        assert!(list.is_empty());
+        let moves: Vec<Move> = (0..3 * INLINE_MOVES)
+            .map(|i| {
+                Move::new(
+                    Square::new((i % 64) as u8),
+                    Square::new((i / 64) as u8),
+                    MoveKind::Normal,
+                )
+            })
+            .collect();
+        for (i, &m) in moves.iter().enumerate() {
+            list.add(m);
+            assert_eq!(list.len(), i + 1);
+        }
+        assert_eq!(list.as_slice(), &moves[..]);
+        assert!(!list.is_empty());
+    }
+
+    #[test]
+    fn has_legal_moves_agrees_with_the_count() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            // Checkmate, stalemate, and positions whose only moves are a pawn's or castling.
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "7k/8/6KQ/8/8/8/P7/8 b - - 0 1",
+            "k7/8/1K6/8/8/8/P7/8 w - - 0 1",
+            "k7/P7/K7/8/8/8/8/8 w - - 0 1",
+            "8/8/8/8/8/2k5/p7/K7 b - - 0 1",
+            "4k3/8/8/8/8/8/3r1r2/4K2R w K - 0 1",
+        ] {
+            let board = Board::from_fen(fen, false).unwrap();
+            assert_eq!(
+                board.has_legal_moves(),
+                board.count_legal_moves() > 0,
+                "{fen}"
+            );
+        }
+    }
 
     #[test]
     fn masked_generation_partitions_the_moves() {

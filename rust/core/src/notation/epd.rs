@@ -6,8 +6,8 @@
 //! resolve in the position, and an opcode with no operand is `None`.
 
 use crate::board::Board;
-use crate::error::{FenError, MoveError};
 use crate::compat::is_py_whitespace;
+use crate::error::{FenError, MoveError};
 use crate::notation::UciMove;
 use crate::types::Move;
 
@@ -239,10 +239,8 @@ fn resolve_operand(opcode: &str, raw: RawOperand, board: &Board) -> Result<Opera
                 Operand::Float(parse_float(&text).ok_or_else(invalid)?)
             } else {
                 Operand::Integer(
-                    i64::try_from(
-                        crate::compat::parse_py_int(&text).map_err(|_| invalid())?,
-                    )
-                    .map_err(|_| invalid())?,
+                    i64::try_from(crate::compat::parse_py_int(&text).map_err(|_| invalid())?)
+                        .map_err(|_| invalid())?,
                 )
             }
         }
@@ -388,8 +386,15 @@ mod tests {
     #[test]
     fn written_operations_read_back() {
         let board = Board::default();
-        let pv = EpdValue::Moves(vec![UciMove::parse("d2d4").unwrap(), UciMove::parse("d7d5").unwrap()]);
-        let epd = format!("{} {}", board.epd_with(false, crate::EpMode::Legal), board.epd_operation("pv", &pv).unwrap());
+        let pv = EpdValue::Moves(vec![
+            UciMove::parse("d2d4").unwrap(),
+            UciMove::parse("d7d5").unwrap(),
+        ]);
+        let epd = format!(
+            "{} {}",
+            board.epd_with(false, crate::EpMode::Legal),
+            board.epd_operation("pv", &pv).unwrap()
+        );
         let (_, ops) = parse_epd(&epd, false).unwrap();
         assert!(matches!(&ops[0].1, Operand::Moves(moves) if moves.len() == 2));
     }

@@ -138,10 +138,12 @@ impl Board {
         let mut board = self.clone();
         let mut parts: Vec<String> = Vec::with_capacity(line.len());
         for &uci in line {
-            let m = board.find_legal(uci).ok_or_else(|| MoveError::IllegalInLine {
-                uci,
-                fen: board.fen(),
-            })?;
+            let m = board
+                .find_legal(uci)
+                .ok_or_else(|| MoveError::IllegalInLine {
+                    uci,
+                    fen: board.fen(),
+                })?;
             let san = board.san(m);
             if board.turn().is_white() {
                 parts.push(format!("{}. {san}", board.fullmove_number()));
@@ -321,7 +323,10 @@ mod tests {
     #[test]
     fn variation_san_numbers_moves() {
         let line = |moves: &str| -> Vec<UciMove> {
-            moves.split(' ').map(|m| UciMove::parse(m).unwrap()).collect()
+            moves
+                .split(' ')
+                .map(|m| UciMove::parse(m).unwrap())
+                .collect()
         };
         let start = Board::default();
         assert_eq!(

@@ -164,10 +164,11 @@ impl Board {
             to,
             promotion: promotion.or(promotes.then_some(Role::Queen)),
         };
-        self.find_legal(uci).ok_or_else(|| MoveError::NoMatchingMove {
-            uci,
-            fen: self.fen(),
-        })
+        self.find_legal(uci)
+            .ok_or_else(|| MoveError::NoMatchingMove {
+                uci,
+                fen: self.fen(),
+            })
     }
 
     /// python-chess's `_to_chess960`: `e1g1`/`e1c1` (and the black ones) with a king on e1
@@ -215,7 +216,9 @@ mod tests {
         let sq = |name| Square::parse(name).unwrap();
         let queen = board.find_move(sq("a7"), sq("a8"), None).unwrap();
         assert_eq!(queen.promotion(), Some(Role::Queen));
-        let knight = board.find_move(sq("a7"), sq("a8"), Some(Role::Knight)).unwrap();
+        let knight = board
+            .find_move(sq("a7"), sq("a8"), Some(Role::Knight))
+            .unwrap();
         assert_eq!(knight.promotion(), Some(Role::Knight));
         let err = board.find_move(sq("a1"), sq("a3"), None).unwrap_err();
         assert_eq!(
@@ -223,8 +226,14 @@ mod tests {
             "no matching legal move for a1a3 in 8/P6k/8/8/8/8/8/K7 w - - 0 1"
         );
         let castle = Board::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
-        assert!(castle.find_move(sq("e1"), sq("g1"), None).unwrap().is_castle());
-        assert!(castle.find_move(sq("e1"), sq("h1"), None).unwrap().is_castle());
+        assert!(castle
+            .find_move(sq("e1"), sq("g1"), None)
+            .unwrap()
+            .is_castle());
+        assert!(castle
+            .find_move(sq("e1"), sq("h1"), None)
+            .unwrap()
+            .is_castle());
     }
 
     #[test]

@@ -1,0 +1,227 @@
+//! `Board` construction, FEN/EPD in and out, copies and pickling.
+
+use super::Board;
+use crate::convert::{ep_mode_arg, epd_value_arg};
+use crate::errors::{fen_error, move_error, InvalidFenError};
+use crate::moves::intern;
+use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
+use pychess_core::{Board as CoreBoard, EpMode, Setup, UciMove};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList, PyType};
+
+const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// What a pickled board carries: root FEN, Chess960 flag, moves in UCI.
+type PickledBoard = (String, bool, Vec<String>);
+
+fn epd_error(e: EpdError) -> PyErr {
+    match e {
+        EpdError::Fen(f) => fen_error(f),
+        e @ EpdError::Operation(..) => InvalidFenError::new_err(e.to_string()),
+    }
+}
+
+impl Board {
+    /// The operations read from an EPD, as the dict python-chess returns.
+    fn operations_dict<'py>(
+        &self,
+        py: Python<'py>,
+        operations: Vec<(String, Operand)>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let board = self.board();
+        let dict = PyDict::new(py);
+        for (opcode, operand) in operations {
+            let value = match operand {
+                Operand::Empty => py.None(),
+                Operand::Text(s) => s.into_pyobject(py)?.into_any().unbind(),
+                Operand::Integer(i) => i.into_pyobject(py)?.into_any().unbind(),
+                Operand::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+                Operand::Move(m) => self.py_move(py, m).into_any(),
+                Operand::Moves(moves) => {
+                    PyList::new(py, moves.into_iter().map(|m| intern(py, board.uci(m))))?
+                        .into_any()
+                        .unbind()
+                }
+            };
+            dict.set_item(opcode, value)?;
+        }
+        Ok(dict)
+    }
+}
+
+#[pymethods]
+impl Board {
+    #[new]
+    #[pyo3(signature = (fen = Some(STARTING_FEN.to_string()), *, chess960 = false))]
+    fn new(fen: Option<String>, chess960: bool) -> PyResult<Board> {
+        match fen {
+            Some(fen) => Board::from_fen_str(&fen, chess960),
+            None => Err(InvalidFenError::new_err(
+                "Board(None): an empty board has no kings and cannot be played",
+            )),
+        }
+    }
+
+    /// Creates a board from an EPD; returns ``(board, operations)``.
+    ///
+    /// :raises: :exc:`InvalidFenError` if the position or an operation is invalid.
+    #[classmethod]
+    #[pyo3(signature = (epd, *, chess960 = false))]
+    fn from_epd<'py>(
+        cls: &Bound<'py, PyType>,
+        epd: &str,
+        chess960: bool,
+    ) -> PyResult<(Py<Board>, Bound<'py, PyDict>)> {
+        let py = cls.py();
+        let (board, operations) = parse_epd(epd, chess960).map_err(epd_error)?;
+        let board = Board::new_game(board);
+        let operations = board.operations_dict(py, operations)?;
+        Ok((Py::new(py, board)?, operations))
+    }
+
+    /// Chess960 starting position by Scharnagl number (0..960; 518 is the standard one).
+    ///
+    /// :raises: :exc:`ValueError` if the number is out of range.
+    #[staticmethod]
+    fn from_chess960_pos(scharnagl: u32) -> PyResult<Board> {
+        let setup = Setup::chess960(scharnagl).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "chess960 position index not 0 <= {scharnagl} <= 959"
+            ))
+        })?;
+        let board = CoreBoard::from_setup(&setup, true)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Board::new_game(board))
+    }
+
+    /// Parses an EPD into this board and returns its operations.
+    ///
+    /// :raises: :exc:`InvalidFenError` naming what is wrong; the board is left unchanged.
+    fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
+        let (board, operations) = parse_epd(epd, self.board().is_chess960()).map_err(epd_error)?;
+        *self = Board::new_game(board);
+        self.operations_dict(py, operations)
+    }
+
+    /// The FEN. ``en_passant`` is ``'legal'`` (default), ``'fen'`` or ``'xfen'``.
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        let _ = promoted;
+        Ok(self.board().fen_with(shredder, ep_mode_arg(en_passant)?))
+    }
+
+    /// Replaces the position (and clears the move stack).
+    ///
+    /// :raises: :exc:`InvalidFenError` naming what is wrong; the board is left unchanged.
+    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        *self = Board::from_fen_str(fen, self.board().is_chess960())?;
+        Ok(())
+    }
+
+    /// The placement part of the FEN.
+    #[pyo3(signature = (*, promoted = false))]
+    fn board_fen(&self, promoted: Option<bool>) -> String {
+        let _ = promoted;
+        self.board().board_fen()
+    }
+
+    /// The EPD: the first four FEN fields, then operations given as keyword arguments.
+    ///
+    /// :raises: :exc:`IllegalMoveError` if a move operand is not legal.
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None, **operations))]
+    fn epd(
+        &self,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+        operations: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        let _ = promoted;
+        let board = self.board();
+        let mut epd = board.epd_with(shredder, ep_mode_arg(en_passant)?);
+        for (opcode, value) in operations.into_iter().flat_map(|ops| ops.iter()) {
+            let opcode: String = opcode.extract()?;
+            let operation = board
+                .epd_operation(&opcode, &epd_value_arg(&value)?)
+                .map_err(move_error)?;
+            epd.push(' ');
+            epd.push_str(&operation);
+        }
+        Ok(epd)
+    }
+
+    /// The castling field in X-FEN form.
+    fn castling_xfen(&self) -> String {
+        self.board().castling_fen(false)
+    }
+
+    /// The castling field in Shredder-FEN form.
+    fn castling_shredder_fen(&self) -> String {
+        self.board().castling_fen(true)
+    }
+
+    /// Back to the starting position (the Chess960 flag is kept).
+    fn reset(&mut self) -> PyResult<()> {
+        let board = CoreBoard::from_setup(&Setup::standard(), self.board().is_chess960())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        *self = Board::new_game(board);
+        Ok(())
+    }
+
+    /// Forgets the move stack (and with it the repetition history).
+    fn clear_stack(&mut self) {
+        self.game.clear_stack();
+    }
+
+    /// The starting position of the game, without moves.
+    fn root(&self) -> Board {
+        Board::new_game(self.game.root().clone())
+    }
+
+    /// A copy; ``stack`` keeps all moves (True), none (False) or the last N (int).
+    #[pyo3(signature = (*, stack = None))]
+    fn copy(&self, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
+        let keep = match stack {
+            None => None,
+            Some(s) if s.is_instance_of::<PyBool>() => (!s.extract::<bool>()?).then_some(0),
+            Some(s) => Some(s.extract::<usize>()?),
+        };
+        Ok(match keep {
+            None => self.clone(),
+            Some(keep) => Board {
+                game: self.game.with_last_moves(keep),
+            },
+        })
+    }
+
+    fn __copy__(&self) -> Board {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
+        self.clone()
+    }
+
+    /// Rebuilds a pickled board: root FEN, Chess960 flag and the moves in UCI.
+    #[staticmethod]
+    fn _from_moves(fen: &str, chess960: bool, moves: Vec<String>) -> PyResult<Board> {
+        let mut board = Board::from_fen_str(fen, chess960)?;
+        for m in moves {
+            let uci = UciMove::parse(&m).map_err(move_error)?;
+            board.game.push_uci(uci).map_err(move_error)?;
+        }
+        Ok(board)
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, PickledBoard)> {
+        let root = self.game.root();
+        let chess960 = root.is_chess960();
+        let moves = self.game.uci_moves().map(|m| m.to_string()).collect();
+        let rebuild = py.get_type::<Board>().getattr("_from_moves")?.unbind();
+        Ok((
+            rebuild,
+            (root.fen_with(chess960, EpMode::Always), chess960, moves),
+        ))
+    }
+}

@@ -1,0 +1,76 @@
+//! `Board`: the python-chess-shaped board. One class, its methods grouped by topic as
+//! polars groups `PyDataFrame`'s (`#[pymethods]` blocks in several files):
+//!
+//! - `construction.rs`: constructors, FEN/EPD in and out, copies and pickling;
+//! - `moves.rs`: playing moves, notation, legality and move properties;
+//! - `rules.rs`: check, game end, outcome, repetitions, perft;
+//! - `state.rs`: the position's state, pieces and attacks;
+//! - `views.rs`: the legal-move views, display, equality and the python-chess conversions;
+//! - `fast.rs`: `push`/`pop` with CPython's cheapest calling conventions.
+//!
+//! Every method converts its arguments, calls the core `Game`/`Board` and converts the
+//! answer back; the rules live in `pychess-core`.
+
+mod construction;
+mod fast;
+mod moves;
+mod rules;
+mod state;
+mod views;
+
+pub(crate) use fast::install_fast_methods;
+pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+
+use crate::errors::fen_error;
+use crate::moves::{intern, Move};
+use pychess_core::{Board as CoreBoard, Game, Move as CoreMove};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+/// Every square: the default of the `mask` arguments.
+const BB_ALL: u64 = u64::MAX;
+
+/// A chess board with its move stack (python-chess's ``Board``).
+#[pyclass(module = "pychess_rs", name = "Board", subclass)]
+#[derive(Clone)]
+pub struct Board {
+    pub(crate) game: Game,
+}
+
+impl Board {
+    fn new_game(board: CoreBoard) -> Board {
+        Board {
+            game: Game::new(board),
+        }
+    }
+
+    fn from_fen_str(fen: &str, chess960: bool) -> PyResult<Board> {
+        Ok(Board::new_game(
+            CoreBoard::from_fen(fen, chess960).map_err(fen_error)?,
+        ))
+    }
+
+    fn board(&self) -> &CoreBoard {
+        self.game.board()
+    }
+
+    /// The shared `Move` object for a move of the current position.
+    fn py_move(&self, py: Python<'_>, m: CoreMove) -> Py<Move> {
+        intern(py, self.board().uci(m))
+    }
+
+    /// A Python iterator over moves of the current position.
+    fn moves_iter(
+        &self,
+        py: Python<'_>,
+        moves: impl IntoIterator<Item = CoreMove, IntoIter: ExactSizeIterator>,
+    ) -> PyResult<Py<PyAny>> {
+        let board = self.board();
+        let objects = moves.into_iter().map(|m| intern(py, board.uci(m)));
+        Ok(PyList::new(py, objects)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
+    }
+}

@@ -1,0 +1,306 @@
+//! `Board`: playing moves, notation, legality and what a move does.
+
+use super::{Board, BB_ALL};
+use crate::convert::{board_uci_arg, move_arg, square_arg};
+use crate::errors::move_error;
+use crate::moves::Move;
+use pychess_core::{Bitboard, Move as CoreMove, Role, UciMove};
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+
+impl Board {
+    /// Takes back the last move and returns it (python-chess's `pop`).
+    pub(super) fn pop_move(&mut self, py: Python<'_>) -> PyResult<Py<Move>> {
+        match self.game.pop() {
+            Some(m) => Ok(self.py_move(py, m)),
+            None => Err(PyIndexError::new_err("pop from empty list")),
+        }
+    }
+
+    /// Plays a legal `Move` or the null move (python-chess's `push`).
+    pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.game.push_uci(move_arg(r#move)?).map_err(move_error)?;
+        Ok(())
+    }
+
+    /// The legal move (or null move) a `Move` argument stands for.
+    fn resolve_arg(&self, r#move: &Bound<'_, PyAny>) -> PyResult<CoreMove> {
+        self.game.resolve_uci(move_arg(r#move)?).map_err(move_error)
+    }
+
+    /// Plays `m` and returns how it is shown (as a `Move`).
+    fn play_shown(&mut self, py: Python<'_>, m: CoreMove) -> Py<Move> {
+        let shown = self.py_move(py, m);
+        self.game.play(m);
+        shown
+    }
+
+    /// A Python iterator over the legal moves from `from_mask` to `to_mask` that `keep`.
+    fn masked_moves_iter(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+        keep: impl Fn(CoreMove) -> bool,
+    ) -> PyResult<Py<PyAny>> {
+        let moves = self
+            .board()
+            .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask));
+        let kept: Vec<CoreMove> = moves.iter().copied().filter(|&m| keep(m)).collect();
+        self.moves_iter(py, kept)
+    }
+}
+
+#[pymethods]
+impl Board {
+    // `push` (METH_O) and `pop` (METH_NOARGS) are installed by `fast::install_fast_methods`.
+
+    /// The last move played.
+    ///
+    /// :raises: :exc:`IndexError` if no move was played.
+    fn peek(&self, py: Python<'_>) -> PyResult<Py<Move>> {
+        match self.game.uci_moves().next_back() {
+            Some(uci) => Ok(crate::moves::intern(py, uci)),
+            None => Err(PyIndexError::new_err("list index out of range")),
+        }
+    }
+
+    /// Parses a UCI move and plays it; returns the move.
+    ///
+    /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
+    fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+        let parsed = board_uci_arg(uci, self.board())?;
+        let m = self.game.resolve_uci(parsed).map_err(move_error)?;
+        Ok(self.play_shown(py, m))
+    }
+
+    /// Parses a SAN move and plays it; returns the move.
+    ///
+    /// :raises: :exc:`InvalidMoveError`, :exc:`IllegalMoveError` or :exc:`AmbiguousMoveError`.
+    fn push_san(&mut self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
+        let m = self.board().parse_san(san).map_err(move_error)?;
+        Ok(self.play_shown(py, m.unwrap_or(CoreMove::NULL)))
+    }
+
+    /// The legal move a UCI string stands for (``Move.null()`` for ``0000``).
+    ///
+    /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
+    fn parse_uci(&self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+        let parsed = board_uci_arg(uci, self.board())?;
+        let m = self.game.resolve_uci(parsed).map_err(move_error)?;
+        Ok(self.py_move(py, m))
+    }
+
+    /// The legal move a SAN stands for.
+    ///
+    /// :raises: :exc:`InvalidMoveError`, :exc:`IllegalMoveError` or :exc:`AmbiguousMoveError`.
+    fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
+        let m = self.board().parse_san(san).map_err(move_error)?;
+        Ok(self.py_move(py, m.unwrap_or(CoreMove::NULL)))
+    }
+
+    /// SAN of a legal move (``--`` for the null move).
+    ///
+    /// :raises: :exc:`IllegalMoveError` if the move is not legal.
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(self.board().san(self.resolve_arg(r#move)?))
+    }
+
+    /// Long algebraic notation of a legal move, e.g. ``Ng1-f3``.
+    ///
+    /// :raises: :exc:`IllegalMoveError` if the move is not legal.
+    fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(self.board().lan(self.resolve_arg(r#move)?))
+    }
+
+    /// SAN of a legal move, then plays it.
+    fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.resolve_arg(r#move)?;
+        let san = self.board().san(m);
+        self.game.play(m);
+        Ok(san)
+    }
+
+    /// LAN of a legal move, then plays it.
+    fn lan_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.resolve_arg(r#move)?;
+        let lan = self.board().lan(m);
+        self.game.play(m);
+        Ok(lan)
+    }
+
+    /// UCI text of a move; castling as ``e1g1``, or ``e1h1`` when ``chess960`` (default: the
+    /// board's mode).
+    #[pyo3(signature = (r#move, *, chess960 = None))]
+    fn uci(&self, r#move: &Bound<'_, PyAny>, chess960: Option<bool>) -> PyResult<String> {
+        let uci = move_arg(r#move)?;
+        let mut board = self.board().clone();
+        board.set_chess960(chess960.unwrap_or(board.is_chess960()));
+        Ok(match board.resolve_uci(uci) {
+            Ok(m) if m.is_castle() => board.uci(m).to_string(),
+            _ => uci.to_string(),
+        })
+    }
+
+    /// A line of moves in SAN with move numbers, e.g. ``1. e4 e5 2. Nf3``.
+    ///
+    /// :raises: :exc:`IllegalMoveError` if a move of the line is illegal.
+    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+        let line = variation
+            .try_iter()?
+            .map(|item| move_arg(&item?))
+            .collect::<PyResult<Vec<UciMove>>>()?;
+        self.board().variation_san(&line).map_err(move_error)
+    }
+
+    /// The legal move from ``from_square`` to ``to_square`` (a pawn reaching the back rank
+    /// promotes to a queen unless ``promotion`` says otherwise).
+    ///
+    /// :raises: :exc:`IllegalMoveError` if there is none.
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn find_move(
+        &self,
+        py: Python<'_>,
+        from_square: u32,
+        to_square: u32,
+        promotion: Option<u8>,
+    ) -> PyResult<Py<Move>> {
+        let from = square_arg(from_square, "square")?;
+        let to = square_arg(to_square, "square")?;
+        let promotion = promotion.and_then(Role::from_number);
+        let m = self
+            .board()
+            .find_move(from, to, promotion)
+            .map_err(move_error)?;
+        Ok(self.py_move(py, m))
+    }
+
+    /// Is the move legal here? (``e1h1`` counts as castling in standard chess too.)
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.game.find_legal(move_arg(r#move)?).is_some())
+    }
+
+    /// Does the move follow the pieces' rules (possibly leaving the king in check)?
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().find_pseudo_legal(move_arg(r#move)?).is_some())
+    }
+
+    /// Would the pseudo-legal move leave the mover in check?
+    fn is_into_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let board = self.board();
+        Ok(board
+            .find_pseudo_legal(move_arg(r#move)?)
+            .is_some_and(|m| board.is_into_check(m)))
+    }
+
+    /// Is the side not to move in check? Always False: such positions are rejected.
+    fn was_into_check(&self) -> bool {
+        false
+    }
+
+    /// Legal moves from squares of ``from_mask`` to squares of ``to_mask``.
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_legal_moves(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        self.masked_moves_iter(py, from_mask, to_mask, |_| true)
+    }
+
+    /// Pseudo-legal moves from ``from_mask`` to ``to_mask``.
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_pseudo_legal_moves(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
+        let moves = self.board().pseudo_legal_moves();
+        let selected: Vec<CoreMove> = moves
+            .iter()
+            .copied()
+            .filter(|m| from_mask.contains(m.from) && to_mask.contains(m.to))
+            .collect();
+        self.moves_iter(py, selected)
+    }
+
+    /// Legal captures (en passant included).
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_legal_captures(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        let board = self.board();
+        let is_capture = |m: CoreMove| !m.is_castle() && board.is_capture_move(board.uci(m));
+        self.masked_moves_iter(py, from_mask, to_mask, is_capture)
+    }
+
+    /// Legal castling moves.
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_castling_moves(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        self.masked_moves_iter(py, from_mask, to_mask, CoreMove::is_castle)
+    }
+
+    /// Legal en-passant captures.
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_legal_ep(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        self.masked_moves_iter(py, from_mask, to_mask, CoreMove::is_en_passant)
+    }
+
+    /// Does the move capture (en passant included)?
+    fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_capture_move(move_arg(r#move)?))
+    }
+
+    /// Is the move an en-passant capture?
+    fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_en_passant_move(move_arg(r#move)?))
+    }
+
+    /// Is the move castling?
+    fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_castling_move(move_arg(r#move)?))
+    }
+
+    /// Is the move castling towards the h-file?
+    fn is_kingside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_kingside_castling_move(move_arg(r#move)?))
+    }
+
+    /// Is the move castling towards the a-file?
+    fn is_queenside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_queenside_castling_move(move_arg(r#move)?))
+    }
+
+    /// Does the move reset the fifty-move counter?
+    fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_zeroing_move(move_arg(r#move)?))
+    }
+
+    /// Does the move end the reversible sequence (zeroing, castling rights, en passant)?
+    fn is_irreversible(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.board().is_irreversible_move(move_arg(r#move)?))
+    }
+
+    /// Does the (pseudo-)legal move give check?
+    fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let board = self.board();
+        let m = board.find_pseudo_legal(board.normalize_castling(move_arg(r#move)?));
+        Ok(m.is_some_and(|m| board.after(m).is_check()))
+    }
+}

@@ -1,0 +1,140 @@
+//! `Board`: check, the ends of a game and their claims, repetitions, perft.
+
+use super::Board;
+use crate::convert::color_arg;
+use pychess_core::{perft, perft_divide};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyDict;
+
+/// The outcome classes live in Python (`pychess_rs.outcome`); fetched once.
+fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
+    static CLASSES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
+    CLASSES.get_or_try_init(py, || {
+        let module = py.import("pychess_rs.outcome")?;
+        Ok((
+            module.getattr("Termination")?.unbind(),
+            module.getattr("Outcome")?.unbind(),
+        ))
+    })
+}
+
+#[pymethods]
+impl Board {
+    fn is_check(&self) -> bool {
+        self.board().is_check()
+    }
+
+    fn is_checkmate(&self) -> bool {
+        self.game.is_checkmate()
+    }
+
+    fn is_stalemate(&self) -> bool {
+        self.game.is_stalemate()
+    }
+
+    fn is_insufficient_material(&self) -> bool {
+        self.board().is_insufficient_material()
+    }
+
+    /// Can ``color`` not possibly win (python-chess's rules, selfmates considered)?
+    fn has_insufficient_material(&self, color: bool) -> bool {
+        self.board().has_insufficient_material(color_arg(color))
+    }
+
+    fn is_seventyfive_moves(&self) -> bool {
+        self.game.is_seventyfive_moves()
+    }
+
+    fn is_fifty_moves(&self) -> bool {
+        self.game.is_fifty_moves()
+    }
+
+    fn is_fivefold_repetition(&self) -> bool {
+        self.game.is_fivefold_repetition()
+    }
+
+    fn can_claim_fifty_moves(&self) -> bool {
+        self.game.can_claim_fifty_moves()
+    }
+
+    fn can_claim_threefold_repetition(&self) -> bool {
+        self.game.can_claim_threefold_repetition()
+    }
+
+    fn can_claim_draw(&self) -> bool {
+        self.game.can_claim_draw()
+    }
+
+    /// Has the position occurred ``count`` times since the last irreversible move?
+    #[pyo3(signature = (count = 3))]
+    fn is_repetition(&self, count: u32) -> bool {
+        self.game.is_repetition(count)
+    }
+
+    /// Always False: no variants.
+    fn is_variant_end(&self) -> bool {
+        false
+    }
+
+    fn is_variant_win(&self) -> bool {
+        false
+    }
+
+    fn is_variant_loss(&self) -> bool {
+        false
+    }
+
+    fn is_variant_draw(&self) -> bool {
+        false
+    }
+
+    /// The ``Outcome`` if the game has ended, else None.
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
+        let Some(outcome) = self.game.outcome(claim_draw) else {
+            return Ok(None);
+        };
+        let (termination, class) = outcome_classes(py)?;
+        let member = termination.bind(py).getattr(outcome.termination.name())?;
+        let winner = outcome.winner.map(|c| c.is_white());
+        Ok(Some(class.bind(py).call1((member, winner))?.unbind()))
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn is_game_over(&self, claim_draw: bool) -> bool {
+        self.game.outcome(claim_draw).is_some()
+    }
+
+    /// ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``.
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn result(&self, claim_draw: bool) -> &'static str {
+        self.game.outcome(claim_draw).map_or("*", |o| o.result())
+    }
+
+    /// Always ``STATUS_VALID`` (0): invalid positions are rejected on construction.
+    fn status(&self) -> u32 {
+        0
+    }
+
+    fn is_valid(&self) -> bool {
+        true
+    }
+
+    /// Leaf nodes of the legal-move tree ``depth`` plies deep (native; releases the GIL).
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let board = self.board().clone();
+        py.detach(move || perft(&board, depth))
+    }
+
+    /// Perft by first move: ``{uci: nodes}`` (native; releases the GIL).
+    fn perft_divide<'py>(&self, py: Python<'py>, depth: u32) -> PyResult<Bound<'py, PyDict>> {
+        let board = self.board().clone();
+        let divided = py.detach(|| perft_divide(&board, depth));
+        let dict = PyDict::new(py);
+        for (m, nodes) in divided {
+            dict.set_item(board.uci(m).to_string(), nodes)?;
+        }
+        Ok(dict)
+    }
+}
