@@ -389,6 +389,8 @@ def _run_suites(args: argparse.Namespace) -> int:
         return _usage_error("--suite takes no position, --startpos or --divide")
     paths: list[str] = []
     for path in args.suite:
+        if path is None and not all(os.path.exists(p) for p in DEFAULT_SUITES):
+            return _usage_error("--suite without FILE checks tests/data of a source checkout")
         paths += DEFAULT_SUITES if path is None else [path]
     for path in dict.fromkeys(paths):
         if not os.path.exists(path):

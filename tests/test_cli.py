@@ -1,10 +1,18 @@
-"""The ``pychess-rs`` command: subcommands run and report through their exit status."""
+"""The ``pychess-rs`` command: subcommands run and report through their exit status; the
+progress line of its long runs."""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 
+import pychess_rs
 from pychess_rs import cli
+from pychess_rs._progress import Progress
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def test_perft_subcommand_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,3 +33,87 @@ def test_unknown_subcommand_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["no-such-command"])
     assert exit_info.value.code == 2
+
+
+def test_perft_suite_checks_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["perft", "--suite", str(DATA / "perft.epd"), "--max-nodes", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "perft.epd" in out and "OK: all" in out
+
+
+def test_perft_suite_without_a_file_checks_both_suites_of_tests_data(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["perft", "--suite", "--max-nodes", "100", "--no-progress", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "perft.epd" in out and "perft960.epd" in out and "total" in out
+
+
+def test_perft_suite_reports_a_wrong_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "wrong.epd"
+    suite.write_text(f"# a comment\n\n{pychess_rs.STARTING_FEN} ;D1 20 ;D2 401\n")
+    assert cli.main(["perft", "--suite", str(suite), "--no-progress"]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH wrong.epd:3 D2: expected 401, got 400" in out
+    assert "FAILED: 1 of 2 entries do not match" in out
+
+
+def test_perft_suite_names_a_malformed_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "bad.epd"
+    suite.write_text(f"{pychess_rs.STARTING_FEN} ;D1 20\n{pychess_rs.STARTING_FEN} ;D2 four\n")
+    assert cli.main(["perft", "--suite", str(suite)]) == 2
+    assert f"{suite}:2: expected 'D<depth> <nodes>', got 'D2 four'" in capsys.readouterr().err
+
+
+def test_perft_options_of_suites_need_a_suite(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["perft", "--startpos", "2", "--no-progress"]) == 2
+    assert "go with --suite" in capsys.readouterr().err
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_progress_redraws_one_line_on_a_terminal() -> None:
+    stream = _Stream(tty=True)
+    bar = Progress(stream, label="suite")
+    bar.show("1/4 positions", 0.25)
+    bar.show("2/4", 0.5)
+    first = "suite [#####---------------]  25% 1/4 positions"
+    second = "suite [##########----------]  50% 2/4"
+    # The shorter line is padded to cover the longer one it replaces.
+    assert stream.getvalue() == "\r" + first + "\r" + second.ljust(len(first))
+    bar.clear()
+    assert stream.getvalue().endswith("\r" + " " * len(second) + "\r")
+    bar.finish()  # nothing on screen any more: nothing to end
+    assert not stream.getvalue().endswith("\n")
+
+
+def test_progress_writes_a_line_per_tenth_elsewhere() -> None:
+    stream = _Stream(tty=False)
+    bar = Progress(stream, label="suite")
+    for done in range(1, 101):
+        bar.show(f"{done}/100", done / 100)
+    bar.show("no fraction: nothing before 30 s")
+    bar.finish()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "suite: 10% 10/100" and lines[-1] == "suite: 100% 100/100"
+    assert len(lines) == 10
+
+
+def test_progress_disabled_writes_nothing() -> None:
+    stream = _Stream(tty=True)
+    bar = Progress(stream, enabled=False)
+    assert not bar.due()
+    bar.show("text", 0.5)
+    bar.finish()
+    assert stream.getvalue() == ""
