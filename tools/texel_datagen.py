@@ -4,9 +4,10 @@
 Stockfish plays itself at a tiny node budget from the shared openings (plus a few random
 plies, so that no two games are alike). Every quiet position of a game (side to move not in
 check, Stockfish's chosen move neither a capture nor a promotion) is written with the game's
-final result from White's point of view:
+final result from White's point of view and Stockfish's score for it (centipawns, White's
+point of view, mates as +-10000), which the tuner may blend into the label:
 
-    <FEN>;<1.0 | 0.5 | 0.0>
+    <FEN>;<1.0 | 0.5 | 0.0>;<score>
 
     nice -n 10 .venv/bin/python tools/texel_datagen.py --out /work/data-texel/sf.txt \\
         --minutes 40 --nodes 1500 --seed 1
@@ -63,10 +64,11 @@ def random_plies(board: chess.Board, rng: random.Random, count: int) -> bool:
 
 def play_game(
     engine: chess.engine.SimpleEngine, start: chess.Board, nodes: int
-) -> tuple[list[str], float]:
-    """Stockfish against itself from `start`: the quiet FENs seen and the result for White."""
+) -> tuple[list[tuple[str, int]], float]:
+    """Stockfish against itself from `start`: the quiet FENs seen (with Stockfish's score for
+    White) and the result for White."""
     board = start.copy()
-    quiet: list[str] = []
+    quiet: list[tuple[str, int]] = []
     winning_streak = 0  # signed: >0 White winning, <0 Black winning
     drawish_streak = 0
     game_id = object()
@@ -82,25 +84,25 @@ def play_game(
         move = result.move
         if move is None:
             break
-        if not board.is_check() and not board.is_capture(move) and move.promotion is None:
-            quiet.append(board.fen())
         score = result.info.get("score")
-        if score is not None:
-            cp = score.white().score(mate_score=100_000)
-            if cp is not None:
-                if cp >= WIN_CP:
-                    winning_streak = max(winning_streak, 0) + 1
-                elif cp <= -WIN_CP:
-                    winning_streak = min(winning_streak, 0) - 1
-                else:
-                    winning_streak = 0
-                drawish_streak = drawish_streak + 1 if abs(cp) <= DRAW_CP else 0
-                if winning_streak >= WIN_PLIES:
-                    return quiet, 1.0
-                if winning_streak <= -WIN_PLIES:
-                    return quiet, 0.0
-                if ply >= DRAW_AFTER and drawish_streak >= DRAW_PLIES:
-                    return quiet, 0.5
+        cp = None if score is None else score.white().score(mate_score=100_000)
+        quiet_move = not board.is_capture(move) and move.promotion is None
+        if cp is not None and quiet_move and not board.is_check():
+            quiet.append((board.fen(), max(-10_000, min(10_000, cp))))
+        if cp is not None:
+            if cp >= WIN_CP:
+                winning_streak = max(winning_streak, 0) + 1
+            elif cp <= -WIN_CP:
+                winning_streak = min(winning_streak, 0) - 1
+            else:
+                winning_streak = 0
+            drawish_streak = drawish_streak + 1 if abs(cp) <= DRAW_CP else 0
+            if winning_streak >= WIN_PLIES:
+                return quiet, 1.0
+            if winning_streak <= -WIN_PLIES:
+                return quiet, 0.0
+            if ply >= DRAW_AFTER and drawish_streak >= DRAW_PLIES:
+                return quiet, 0.5
         board.push(move)
     return quiet, 0.5
 
@@ -113,7 +115,9 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=1500, help="Stockfish nodes per move")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--min-random", type=int, default=2, help="fewest random plies")
-    parser.add_argument("--max-random", type=int, default=6, help="most random plies")
+    parser.add_argument("--max-random", type=int, default=6,
+                        help="most random plies (an even number is played, so that both "
+                        "sides make as many random moves)")
     parser.add_argument("--skip-plies", type=int, default=4,
                         help="quiet positions not recorded in each game's first plies")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
@@ -131,11 +135,12 @@ def main() -> int:
         with args.out.open("a") as out:
             while games < args.games and time.monotonic() < deadline:
                 board = chess.Board(rng.choice(openings))
-                if not random_plies(board, rng, rng.randint(args.min_random, args.max_random)):
+                plies = rng.randint(args.min_random, args.max_random) // 2 * 2
+                if not random_plies(board, rng, plies):
                     continue
                 quiet, result = play_game(engine, board, args.nodes)
                 kept = quiet[args.skip_plies:]
-                out.writelines(f"{fen};{result:.1f}\n" for fen in kept)
+                out.writelines(f"{fen};{result:.1f};{cp}\n" for fen, cp in kept)
                 out.flush()
                 games += 1
                 positions += len(kept)

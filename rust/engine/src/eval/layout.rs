@@ -39,7 +39,7 @@ macro_rules! layout {
 
 layout! {
     MATERIAL: 5, "Material of pawn, knight, bishop, rook, queen.";
-    PST: 6 * 64, "Piece-square tables, pawn..king, 64 squares each from the owner's side (a1 = own queen-rook corner).";
+    PST: 6 * 32, "Piece-square tables, pawn..king, 32 squares each: rank from the owner's side times file a..d (files e..h mirror them).";
     MOBILITY_KNIGHT: 9, "Knight mobility: safe squares attacked (0..=8).";
     MOBILITY_BISHOP: 14, "Bishop mobility: safe squares attacked (0..=13).";
     MOBILITY_ROOK: 15, "Rook mobility: safe squares attacked (0..=14).";
@@ -97,7 +97,7 @@ mod tests {
             next += group.len;
         }
         assert_eq!(next, FEATURE_COUNT);
-        assert_eq!(feature_name(PST + 64 + 3).as_deref(), Some("PST[67]"));
+        assert_eq!(feature_name(PST + 32 + 3).as_deref(), Some("PST[35]"));
         assert_eq!(feature_name(TEMPO).as_deref(), Some("TEMPO"));
         assert_eq!(feature_name(FEATURE_COUNT), None);
     }
