@@ -6,6 +6,7 @@ mod errors;
 mod fast_methods;
 mod moves;
 mod piece;
+mod search;
 mod squareset;
 
 use pyo3::prelude::*;
@@ -22,6 +23,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     moves::register_type(py);
     m.add_class::<piece::Piece>()?;
     m.add_class::<squareset::SquareSet>()?;
+    m.add_class::<search::Searcher>()?;
+    m.add_class::<search::SearchControl>()?;
+    m.add_class::<search::SearchInfo>()?;
+    m.add_class::<search::SearchResult>()?;
+    m.add_function(wrap_pyfunction!(search::engine_option_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
     m.add(
         "InvalidMoveError",
