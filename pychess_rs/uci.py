@@ -118,11 +118,16 @@ def _option_line(option: _Option) -> str:
 
 
 def _quote(text: str) -> str:
-    """Client text made safe to echo on one protocol line."""
-    shown = "".join(c if c.isprintable() else "?" for c in text)
-    if len(shown) > _QUOTE_LIMIT:
-        shown = shown[:_QUOTE_LIMIT] + "..."
-    return repr(shown)
+    """Client text quoted for an error message, cut to a readable length."""
+    if len(text) > _QUOTE_LIMIT:
+        text = text[:_QUOTE_LIMIT] + "..."
+    return repr(text)
+
+
+def _printable(text: str) -> str:
+    """``text`` as one line of printable ASCII: whatever the client sent (control bytes,
+    undecodable input) and whatever the locale of stdout, an echo stays one valid line."""
+    return "".join(c if " " <= c <= "~" else "?" for c in text)
 
 
 class _CommandError(ValueError):
@@ -264,7 +269,7 @@ class UciSession:
                 self._closed = True
 
     def _say(self, message: str) -> None:
-        self.send(f"info string {message}")
+        self.send(f"info string {_printable(message)}")
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -440,6 +445,9 @@ class UciSession:
         else:
             raise _CommandError(f"position: expected 'startpos' or 'fen', got {_quote(args[0])}")
         for number, text in enumerate(args[moves_at + 1 :], start=1):
+            if text == "0000":
+                # A null move can leave the side not to move in check: no position to search.
+                raise _CommandError(f"position: move {number} is a null move ('0000')")
             try:
                 board.push_uci(text)
             except ValueError as e:

@@ -326,6 +326,17 @@ def test_bad_arguments(engine: Engine) -> None:
         Searcher(hash_mb=1).search(chess.Board(), depth=1, searchmoves=["e2e4"])  # type: ignore[list-item]
 
 
+def test_invalid_position_is_refused(engine: Engine) -> None:
+    board = chess.Board()
+    for uci in ["e2e4", "d7d5", "f1b5"]:
+        board.push_uci(uci)
+    board.push(chess.Move.null())  # Black passes while in check
+    with pytest.raises(ValueError, match="side not to move is in check"):
+        engine.play(board, Limit(depth=3))
+    board.pop()
+    assert_legal(board, engine.play(board, Limit(depth=3)).move)
+
+
 def test_bench_is_deterministic() -> None:
     first = bench(2)
     second = bench(2)

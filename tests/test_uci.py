@@ -330,6 +330,7 @@ def _info_strings(lines: list[str]) -> list[str]:
         "position startpos moves e2e4 e7e5 e1e2 e8e7 e2e3 z9z9",
         "position startpos moves e2e5",
         "position startpos moves e1g1",
+        "position startpos moves e2e4 d7d5 f1b5 0000",
         "position sideways",
         "setoption",
         "setoption Hash value 4",

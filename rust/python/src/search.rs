@@ -469,8 +469,9 @@ impl Searcher {
     /// ``on_info(SearchInfo)`` is called for each report, from the searching thread; if it
     /// raises, the search stops and the exception propagates.
     ///
-    /// :raises: :exc:`ValueError` for negative times, :exc:`IllegalMoveError` for a
-    ///     ``searchmoves`` entry that is not legal, :exc:`RuntimeError` if the engine failed.
+    /// :raises: :exc:`ValueError` for negative times or an invalid position (the side not to
+    ///     move in check after a null move), :exc:`IllegalMoveError` for a ``searchmoves``
+    ///     entry that is not legal, :exc:`RuntimeError` if the engine failed.
     #[pyo3(signature = (
         board, *, depth = None, nodes = None, movetime = None, mate = None,
         time_left = None, increment = 0.0, moves_to_go = None, infinite = false,
@@ -506,6 +507,14 @@ impl Searcher {
         }
         .resolve(&board)?;
         let root = board.game.board().clone();
+        // Null moves can leave the side not to move in check; the search assumes a legal
+        // position, so the core's validation vets it first.
+        if let Err(e) = CoreBoard::from_setup(&root.to_setup(), root.is_chess960()) {
+            return Err(PyValueError::new_err(format!(
+                "cannot search an invalid position ({e}): {}",
+                root.fen()
+            )));
+        }
         let history = board.game.history_hashes();
         drop(board);
         let control = match control {
