@@ -93,7 +93,7 @@ def test_depth_and_nodes_are_respected(engine: Engine) -> None:
 def test_time_limit_is_respected(engine: Engine) -> None:
     start = time.monotonic()
     engine.play(chess.Board(), Limit(time=0.2))
-    assert 0.1 < time.monotonic() - start < 1.0
+    assert 0.1 < time.monotonic() - start < 2.0  # generous: the machine may be busy
 
 
 @pytest.mark.parametrize(("fen", "moves"), [(MATE_IN_2, 2), (MATE_IN_2_BLACK, 2), (MATE_IN_3, 3)])
@@ -210,7 +210,7 @@ def test_stop_infinite_analysis_from_another_thread(engine: Engine) -> None:
     engine.stop()
     thread.join(5)
     assert not thread.is_alive()
-    assert time.monotonic() - stopped_at < 0.5
+    assert time.monotonic() - stopped_at < 1.5
     info = out[0]
     assert isinstance(info, dict) and info["pv"][0] in board.legal_moves
 

@@ -175,13 +175,13 @@ def test_isready_is_answered_while_searching(live: LiveSession) -> None:
     live.send("go infinite")
     live.out.wait_for("info depth")
     live.send("isready")
-    ready = live.out.wait_for("readyok", timeout=1)
+    ready = live.out.wait_for("readyok", timeout=2)
     time.sleep(0.2)
     assert live.out.count("bestmove") == 0, "infinite search must wait for stop"
     stop_sent = time.monotonic()
     live.send("stop")
     done = live.out.wait_for("bestmove", timeout=2)
-    assert time.monotonic() - stop_sent < 1
+    assert time.monotonic() - stop_sent < 2
     assert ready < done
 
 
@@ -462,7 +462,7 @@ def test_stop_infinite_analysis(engine: chess.engine.SimpleEngine) -> None:
         stopped = time.monotonic()
         analysis.stop()
         best = analysis.wait()
-        assert time.monotonic() - stopped < 1
+        assert time.monotonic() - stopped < 2
     assert best.move in board.legal_moves
 
 
