@@ -175,6 +175,10 @@ class EngineProcess:
         except (asyncio.TimeoutError, chess.engine.EngineError, EngineError) as err:
             await process.close()
             raise EngineError(f"cannot set up {spec.describe()}: {err}") from None
+        except BaseException:
+            # Cancelled (the match stopped) while the engine was starting: do not leak it.
+            await process.close()
+            raise
         return process
 
     @property
@@ -201,7 +205,9 @@ class EngineProcess:
         try:
             if self.transport.get_returncode() is None:
                 self.transport.kill()
-        except (ProcessLookupError, OSError):
+                # Reap it, or its Popen object warns "still running" when collected.
+                await asyncio.wait_for(asyncio.shield(self.protocol.returncode), QUIT_TIMEOUT)
+        except (Exception, asyncio.CancelledError):
             pass
         try:
             self.transport.close()

@@ -113,19 +113,28 @@ class Match:
     def _say(self, text: str) -> None:
         print(text, file=self.err, flush=True)
 
-    async def _preflight(self) -> bool:
-        """Start every engine once, so a bad command or option fails before any game."""
+    async def _preflight(self) -> dict[str, EngineProcess] | None:
+        """Start every engine once (all at once), so that a bad command or option fails
+        before any game; the first worker then plays with these processes."""
         specs = [self.config.engine, *self.config.opponents]
-        for spec in specs:
-            try:
-                process = await EngineProcess.start(spec, self.chess960)
-            except EngineError as err:
-                self._say(f"match: {err}")
+        started = await asyncio.gather(
+            *(EngineProcess.start(spec, self.chess960) for spec in specs),
+            return_exceptions=True,
+        )
+        processes = {}
+        for spec, process in zip(specs, started):
+            if isinstance(process, EngineProcess):
+                self.engine_ids[spec.name] = process.id_name
+                processes[spec.name] = process
+            elif isinstance(process, EngineError):
+                self._say(f"match: {process}")
                 self.stop(f"engine failed to start: {spec.name}", failed=True)
-                return False
-            self.engine_ids[spec.name] = process.id_name
-            await process.close()
-        return True
+            else:
+                raise process
+        if self.stop_reason is not None:
+            await asyncio.gather(*(p.close() for p in processes.values()))
+            return None
+        return processes
 
     def _sprt_counts(self) -> tuple[list[int], tuple[float, ...]]:
         p = self.results[0]
@@ -157,9 +166,8 @@ class Match:
         if self.verdict is not None:
             self.stop(f"SPRT: {self.verdict}")
 
-    async def _worker(self) -> None:
+    async def _worker(self, procs: dict[str, EngineProcess]) -> None:
         cfg = self.config
-        procs: dict[str, EngineProcess] = {}
         try:
             while self.stop_reason is None and self.next_job < len(self.jobs):
                 job = self.jobs[self.next_job]
@@ -209,14 +217,15 @@ class Match:
         self.stop_event = asyncio.Event()
         if self.stop_reason is not None:
             return
-        if not await self._preflight():
+        first = await self._preflight()
+        if first is None:
             return
         cfg = self.config
         pgn_file = open(cfg.pgn_path, "w", encoding="utf-8") if cfg.pgn_path else None
         self.pgn = pgn_file
         workers = [
-            asyncio.ensure_future(self._worker())
-            for _ in range(min(cfg.concurrency, len(self.jobs)))
+            asyncio.ensure_future(self._worker(first if k == 0 else {}))
+            for k in range(min(cfg.concurrency, len(self.jobs)))
         ]
         status = asyncio.ensure_future(self._status_loop()) if cfg.progress == "status" else None
         stopper = asyncio.ensure_future(self.stop_event.wait())

@@ -131,9 +131,10 @@ def _constrained_kl(freqs: Sequence[float], scores: Sequence[float], s: float) -
     def g(t: float) -> float:
         return sum(f * (a - s) / (1.0 + t * (a - s)) for f, a in zip(freqs, scores) if f > 0)
 
+    # About 60 halvings reach double precision; stop when the midpoint no longer moves.
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
+        if hi - lo <= 1e-15 * max(1.0, abs(mid)):
             break
         if g(mid) > 0:
             lo = mid
