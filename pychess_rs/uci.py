@@ -50,7 +50,7 @@ ENGINE_AUTHOR = "the pychess-rs developers"
 # The longest piece of client input quoted back in an `info string`.
 _QUOTE_LIMIT = 60
 # `go perft` runs on the reader thread; deeper counts would block it for minutes.
-_MAX_PERFT_DEPTH = 8
+_MAX_PERFT_DEPTH = 7
 _MAX_BENCH_DEPTH = 30
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 
@@ -232,6 +234,23 @@ def test_ponder_waits_for_ponderhit(engine: Engine) -> None:
     result = out[0]
     assert isinstance(result, chess.PlayResult)
     assert_legal(board, result.move)
+
+
+def test_ctrl_c_stops_a_search_in_the_main_thread(engine: Engine) -> None:
+    assert threading.current_thread() is threading.main_thread()
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    watchdog = threading.Timer(5, engine.stop)  # without the Ctrl-C check: slow, not a hang
+    timer.start()
+    watchdog.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.analyse(chess.Board(), Limit())  # until stopped
+    finally:
+        timer.cancel()
+        watchdog.cancel()
+    assert time.monotonic() - start < 2
+    assert_legal(chess.Board(), engine.play(chess.Board(), Limit(depth=2)).move)
 
 
 def test_stop_when_idle_is_harmless(engine: Engine) -> None:

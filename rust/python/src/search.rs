@@ -27,6 +27,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -467,7 +468,8 @@ impl Searcher {
     /// :class:`SearchResult`. Times are in seconds. With no limit at all, or ``infinite``, or
     /// while ``control`` is pondering, the search only returns after ``control.stop()``.
     /// ``on_info(SearchInfo)`` is called for each report, from the searching thread; if it
-    /// raises, the search stops and the exception propagates.
+    /// raises, the search stops and the exception propagates. Ctrl-C (``KeyboardInterrupt``)
+    /// stops the search too when it was started from the main thread.
     ///
     /// :raises: :exc:`ValueError` for negative times or an invalid position (the side not to
     ///     move in check after a null move), :exc:`IllegalMoveError` for a ``searchmoves``
@@ -521,34 +523,18 @@ impl Searcher {
             Some(c) => Arc::clone(&c.inner),
             None => Arc::new(CoreControl::new(false)),
         };
-        let mut callback_error: Option<PyErr> = None;
-        let outcome = py.detach(|| {
-            let mut engine = lock(&self.engine);
-            let mut report = |info: &CoreInfo| {
-                let Some(callback) = on_info.as_ref() else {
-                    return;
-                };
-                if callback_error.is_some() {
-                    return;
-                }
-                let info = SearchInfo::from_core(&root, info);
-                Python::attach(|py| {
-                    if let Err(e) = callback.call1(py, (info,)) {
-                        callback_error = Some(e);
-                        control.stop();
-                    }
-                });
-            };
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                engine.search(&root, &history, &limits, &control, &mut report)
-            }));
-            if result.is_err() {
-                // The tables may be half-written: start afresh with the same options.
-                let options = engine.options().clone();
-                *engine = Engine::new(options);
-            }
-            result
-        });
+        let job = SearchJob {
+            engine: &self.engine,
+            root: &root,
+            history: &history,
+            limits: &limits,
+            control: &control,
+            on_info: on_info.as_ref(),
+        };
+        let (outcome, callback_error, interrupt) = py.detach(|| job.run_interruptibly());
+        if let Some(e) = interrupt {
+            return Err(e);
+        }
         if let Some(e) = callback_error {
             return Err(e);
         }
@@ -559,6 +545,96 @@ impl Searcher {
                 panic_message(payload.as_ref())
             ))),
         }
+    }
+}
+
+/// How often a search started from Python looks for Ctrl-C (Python only sees signals when
+/// some thread runs Python code, and the search runs none).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+/// Stack of the thread a search runs on (the engine's helper threads use Rust's default).
+const SEARCH_STACK_BYTES: usize = 8 << 20;
+
+type Caught<T> = std::thread::Result<T>;
+
+/// One search with everything it borrows, run with the GIL released.
+struct SearchJob<'a> {
+    engine: &'a Mutex<Engine>,
+    root: &'a CoreBoard,
+    history: &'a [u64],
+    limits: &'a Limits,
+    control: &'a CoreControl,
+    on_info: Option<&'a Py<PyAny>>,
+}
+
+impl SearchJob<'_> {
+    /// Runs the search, catching a panic (the engine is then rebuilt); also returns the
+    /// error the `on_info` callback raised, which stopped the search.
+    fn run(&self) -> (Caught<CoreResult>, Option<PyErr>) {
+        let mut engine = lock(self.engine);
+        let mut callback_error: Option<PyErr> = None;
+        let mut report = |info: &CoreInfo| {
+            let Some(callback) = self.on_info else {
+                return;
+            };
+            if callback_error.is_some() {
+                return;
+            }
+            let info = SearchInfo::from_core(self.root, info);
+            Python::attach(|py| {
+                if let Err(e) = callback.call1(py, (info,)) {
+                    callback_error = Some(e);
+                    self.control.stop();
+                }
+            });
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            engine.search(
+                self.root,
+                self.history,
+                self.limits,
+                self.control,
+                &mut report,
+            )
+        }));
+        if result.is_err() {
+            // The tables may be half-written: start afresh with the same options.
+            let options = engine.options().clone();
+            *engine = Engine::new(options);
+        }
+        (result, callback_error)
+    }
+
+    /// [`SearchJob::run`] on a thread of its own while this one polls for signals: Ctrl-C
+    /// (or any exception a signal handler raises) stops the search and is returned third.
+    fn run_interruptibly(&self) -> (Caught<CoreResult>, Option<PyErr>, Option<PyErr>) {
+        let (done, finished) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("pychess-search".to_string())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let _done = done; // dropped when the search ends, however it ends
+                    self.run()
+                });
+            let Ok(worker) = worker else {
+                // No thread to be had: search here, without the Ctrl-C check.
+                let (result, callback_error) = self.run();
+                return (result, callback_error, None);
+            };
+            let mut interrupt = None;
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(SIGNAL_POLL) {
+                if interrupt.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        interrupt = Some(e);
+                        self.control.stop();
+                    }
+                }
+            }
+            match worker.join() {
+                Ok((result, callback_error)) => (result, callback_error, interrupt),
+                Err(payload) => (Err(payload), None, interrupt),
+            }
+        })
     }
 }
 
