@@ -95,7 +95,7 @@ impl Engine {
                 (score, m)
             })
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         scored
             .into_iter()
             .map(|(_, mv)| RootMove {
@@ -146,7 +146,9 @@ impl Engine {
         let mut max_depth = if limits.infinite {
             MAX_DEPTH
         } else {
-            limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH as u32) as i32)
+            limits
+                .depth
+                .map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH as u32) as i32)
         };
         let mut node_limit = if limits.infinite { None } else { limits.nodes };
         if let Some(skill) = skill {
@@ -201,57 +203,62 @@ impl Engine {
             ));
             let mut last_best: Option<Move> = None;
             let mut stable_iterations = 0u32;
-            main.iterate(root, max_depth, searched_lines, &mut |s, event| match event {
-                Event::AspirationFail(bound) => {
-                    if s.pv_index < reported_lines {
-                        let score = s.root_moves[s.pv_index].score;
-                        let info = s.line_info(root, s.pv_index, s.root_depth, bound, score);
-                        on_info(&info);
+            main.iterate(
+                root,
+                max_depth,
+                searched_lines,
+                &mut |s, event| match event {
+                    Event::AspirationFail(bound) => {
+                        if s.pv_index < reported_lines {
+                            let score = s.root_moves[s.pv_index].score;
+                            let info = s.line_info(root, s.pv_index, s.root_depth, bound, score);
+                            on_info(&info);
+                        }
+                        true
                     }
-                    true
-                }
-                Event::Iteration(depth) => {
-                    completed.clear();
-                    for i in 0..reported_lines {
-                        let score = s.root_moves[i].score;
-                        let info = s.line_info(root, i, depth, Bound::Exact, score);
-                        on_info(&info);
-                        completed.push(info);
-                    }
-                    candidates.clear();
-                    candidates.extend(
-                        s.root_moves[..searched_lines]
-                            .iter()
-                            .map(|rm| (rm.mv, rm.score)),
-                    );
-                    let best = s.root_moves[0].mv;
-                    if last_best == Some(best) {
-                        stable_iterations += 1;
-                    } else {
-                        stable_iterations = 0;
-                    }
-                    last_best = Some(best);
-                    if control.is_stopped() {
-                        return false;
-                    }
-                    if let Some(n) = mate_limit {
-                        let plies = 2 * i64::from(n.max(1)) - 1;
-                        if i64::from(s.root_moves[0].score) >= i64::from(MATE) - plies {
+                    Event::Iteration(depth) => {
+                        completed.clear();
+                        for i in 0..reported_lines {
+                            let score = s.root_moves[i].score;
+                            let info = s.line_info(root, i, depth, Bound::Exact, score);
+                            on_info(&info);
+                            completed.push(info);
+                        }
+                        candidates.clear();
+                        candidates.extend(
+                            s.root_moves[..searched_lines]
+                                .iter()
+                                .map(|rm| (rm.mv, rm.score)),
+                        );
+                        let best = s.root_moves[0].mv;
+                        if last_best == Some(best) {
+                            stable_iterations += 1;
+                        } else {
+                            stable_iterations = 0;
+                        }
+                        last_best = Some(best);
+                        if control.is_stopped() {
                             return false;
                         }
+                        if let Some(n) = mate_limit {
+                            let plies = 2 * i64::from(n.max(1)) - 1;
+                            if i64::from(s.root_moves[0].score) >= i64::from(MATE) - plies {
+                                return false;
+                            }
+                        }
+                        // A best move that keeps changing earns more time, a settled one less.
+                        let scale = match stable_iterations {
+                            0 => 140,
+                            1 => 110,
+                            2..=4 => 90,
+                            _ => 70,
+                        };
+                        let time = s.time.as_mut().expect("the main thread has a clock");
+                        time.update(control);
+                        !time.soft_expired(scale)
                     }
-                    // A best move that keeps changing earns more time, a settled one less.
-                    let scale = match stable_iterations {
-                        0 => 140,
-                        1 => 110,
-                        2..=4 => 90,
-                        _ => 70,
-                    };
-                    let time = s.time.as_mut().expect("the main thread has a clock");
-                    time.update(control);
-                    !time.soft_expired(scale)
-                }
-            });
+                },
+            );
             main.publish_nodes();
             fallback = main.root_moves[0].mv;
             if let Some(pv) = completed.first().map(|info| info.pv.clone()) {

@@ -106,7 +106,10 @@ impl TimeManager {
 
     /// Has the hard budget run out?
     pub fn hard_expired(&self) -> bool {
-        !self.pondering && self.hard.is_some_and(|hard| self.clock_start.elapsed() >= hard)
+        !self.pondering
+            && self
+                .hard
+                .is_some_and(|hard| self.clock_start.elapsed() >= hard)
     }
 
     /// Should no new iteration start? `scale_percent` stretches the soft budget (unstable
@@ -132,7 +135,7 @@ mod tests {
     fn bullet_budgets_keep_a_reserve() {
         let (soft, hard) =
             clock_budgets(Duration::from_secs(1), Duration::from_millis(10), None, 10);
-        assert!(soft >= 20 && soft <= 60, "{soft}");
+        assert!((20..=60).contains(&soft), "{soft}");
         assert!(hard <= 350 && hard >= soft, "{hard}");
         // Nearly flagging: still a positive budget, far below what is left.
         let (soft, hard) = clock_budgets(Duration::from_millis(30), Duration::ZERO, None, 10);

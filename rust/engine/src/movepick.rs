@@ -137,8 +137,8 @@ pub fn noisy_score(board: &Board, m: Move) -> i32 {
             return UNDERPROMOTION_SCORE;
         }
     }
-    let victim = captured_role(board, m).map_or(0, value)
-        + m.promotion().map_or(0, |_| value(Role::Queen));
+    let victim =
+        captured_role(board, m).map_or(0, value) + m.promotion().map_or(0, |_| value(Role::Queen));
     let attacker = board.role_at(m.from).map_or(0, |role| role.index() as i32);
     let mvv_lva = victim * 8 - attacker;
     if see(board, m, 0) {

@@ -260,8 +260,7 @@ impl<'a> Searcher<'a> {
         }
         let last = self.keys.len() - 1;
         let key = self.keys[last];
-        let reach = (board.halfmove_clock() as usize)
-            .min(last - self.null_floor.min(last));
+        let reach = (board.halfmove_clock() as usize).min(last - self.null_floor.min(last));
         let mut back = 4;
         while back <= reach {
             if self.keys[last - back] == key {
@@ -331,7 +330,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// A quiet move caused a beta cutoff: reward it, punish the quiets tried before it.
-    fn update_quiet_stats(&mut self, board: &Board, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+    fn update_quiet_stats(
+        &mut self,
+        board: &Board,
+        m: Move,
+        ply: usize,
+        depth: i32,
+        tried: &[Move],
+    ) {
         let frame = &mut self.stack[ply];
         if frame.killers[0] != Some(m) {
             frame.killers[1] = frame.killers[0];
@@ -382,7 +388,11 @@ impl<'a> Searcher<'a> {
         }
         let in_check = board.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { Self::static_eval(board) };
+            return if in_check {
+                DRAW
+            } else {
+                Self::static_eval(board)
+            };
         }
         let pv_node = beta - alpha > 1;
         let entry = self.shared.tt.probe(key, ply);
@@ -487,7 +497,9 @@ impl<'a> Searcher<'a> {
             TtBound::Upper
         };
         let eval = if in_check { 0 } else { stand_pat };
-        self.shared.tt.store(key, ply, best_move, best, eval, 0, bound);
+        self.shared
+            .tt
+            .store(key, ply, best_move, best, eval, 0, bound);
         best
     }
 
@@ -516,7 +528,11 @@ impl<'a> Searcher<'a> {
         }
         let in_check = board.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { Self::static_eval(board) };
+            return if in_check {
+                DRAW
+            } else {
+                Self::static_eval(board)
+            };
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -635,22 +651,21 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let old_alpha = alpha;
         let mut move_count = 0;
-        let mut skip_quiets = false;
         let colour = board.turn().index();
         for i in 0..len {
             let (m, order_score) = Self::pick(&mut list[..len], &mut scores[..len], i);
             let quiet = !is_noisy(board, m);
-            if quiet && skip_quiets {
-                continue;
-            }
             move_count += 1;
 
-            if best > -MATE_BOUND {
+            // Copy-make first: whether the move gives check decides what may be pruned.
+            let child = board.after(m);
+            let gives_check = child.is_check();
+            if best > -MATE_BOUND && !gives_check {
                 if quiet {
                     // Late-move pruning: enough quiet moves tried at low depth.
-                    let lmp_limit = (LMP_BASE + (depth * depth) as usize) / (2 - usize::from(improving));
+                    let lmp_limit =
+                        (LMP_BASE + (depth * depth) as usize) / (2 - usize::from(improving));
                     if depth <= LMP_UPPER_LIMIT && move_count > lmp_limit && !in_check {
-                        skip_quiets = true;
                         continue;
                     }
                     // Futility pruning: a quiet move will not lift a hopeless eval to alpha.
@@ -658,7 +673,6 @@ impl<'a> Searcher<'a> {
                         && !in_check
                         && static_eval + FP_BASE + FP_MARGIN * depth <= alpha
                     {
-                        skip_quiets = true;
                         continue;
                     }
                     if depth <= SEE_PRUNE_UPPER_LIMIT && !see(board, m, -SEE_QUIET_MARGIN * depth) {
@@ -672,10 +686,8 @@ impl<'a> Searcher<'a> {
                 }
             }
 
-            let child = board.after(m);
             let child_key = child.zobrist_hash();
             self.shared.tt.prefetch(child_key);
-            let gives_check = child.is_check();
             let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + extension;
             self.stack[ply].played = Some(m);
@@ -800,7 +812,14 @@ impl<'a> Searcher<'a> {
                     reduction = (self.lmr[(depth as usize).min(63)][move_count.min(63)] - 1)
                         .clamp(0, (new_depth - 1).max(0));
                 }
-                score = -self.negamax(&child, child_key, -alpha - 1, -alpha, new_depth - reduction, 1);
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    1,
+                );
                 if score > alpha && reduction > 0 {
                     score = -self.negamax(&child, child_key, -alpha - 1, -alpha, new_depth, 1);
                 }
@@ -830,7 +849,13 @@ impl<'a> Searcher<'a> {
                     alpha = score;
                     if score >= beta {
                         if quiet {
-                            self.update_quiet_stats(board, m, 0, depth, &quiets_tried[..quiet_count]);
+                            self.update_quiet_stats(
+                                board,
+                                m,
+                                0,
+                                depth,
+                                &quiets_tried[..quiet_count],
+                            );
                         }
                         break;
                     }
@@ -849,8 +874,14 @@ impl<'a> Searcher<'a> {
             } else {
                 TtBound::Upper
             };
-            let eval = if self.stack[0].eval == EVAL_NONE { 0 } else { self.stack[0].eval };
-            self.shared.tt.store(key, 0, best_move, best, eval, depth, bound);
+            let eval = if self.stack[0].eval == EVAL_NONE {
+                0
+            } else {
+                self.stack[0].eval
+            };
+            self.shared
+                .tt
+                .store(key, 0, best_move, best, eval, depth, bound);
         }
         best
     }
@@ -876,7 +907,7 @@ impl<'a> Searcher<'a> {
             }
             let score = self.root_search(board, alpha, beta, depth);
             // Stable: moves that did not raise alpha keep the previous iteration's order.
-            self.root_moves[self.pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return score;
             }
@@ -919,7 +950,7 @@ impl<'a> Searcher<'a> {
             for pv_index in 0..lines {
                 self.pv_index = pv_index;
                 self.aspiration(board, depth, events);
-                self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -933,7 +964,11 @@ impl<'a> Searcher<'a> {
                 break;
             }
             // Helper threads spread over depths so they do not all duplicate the main thread.
-            depth += if self.id > 0 && self.id % 2 == 1 && depth > 2 { 2 } else { 1 };
+            depth += if self.id > 0 && self.id % 2 == 1 && depth > 2 {
+                2
+            } else {
+                1
+            };
         }
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
@@ -954,8 +989,14 @@ impl<'a> Searcher<'a> {
         bound: Bound,
         score: i32,
     ) -> SearchInfo {
-        let time = self.time.as_ref().map_or(0, |t| t.elapsed().as_millis() as u64);
-        let nodes = self.shared.total_nodes().max(self.nodes + self.others_nodes);
+        let time = self
+            .time
+            .as_ref()
+            .map_or(0, |t| t.elapsed().as_millis() as u64);
+        let nodes = self
+            .shared
+            .total_nodes()
+            .max(self.nodes + self.others_nodes);
         let rm = &self.root_moves[index];
         SearchInfo {
             depth: depth.max(1) as u32,

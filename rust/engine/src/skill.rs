@@ -22,8 +22,8 @@ pub const MAX_SKILL: u32 = 20;
 
 /// The rating each skill level is meant to play at (index = level).
 pub const ELO_FOR_SKILL: [u32; 21] = [
-    1320, 1397, 1473, 1550, 1626, 1703, 1779, 1856, 1932, 2009, 2085, 2162, 2238, 2315, 2391,
-    2468, 2544, 2621, 2697, 2774, 2850,
+    1320, 1397, 1473, 1550, 1626, 1703, 1779, 1856, 1932, 2009, 2085, 2162, 2238, 2315, 2391, 2468,
+    2544, 2621, 2697, 2774, 2850,
 ];
 
 /// Lines a weakened search considers.
@@ -122,8 +122,9 @@ mod tests {
         let lines = [(m(8), 50), (m(9), 30), (m(10), -20), (m(11), -900)];
         let weak = Skill::from_options(None, 0).unwrap();
         assert_eq!(weak.pick(&lines, 7), weak.pick(&lines, 7));
-        let picks: std::collections::HashSet<_> =
-            (0..200).filter_map(|seed| weak.pick(&lines, seed)).collect();
+        let picks: std::collections::HashSet<_> = (0..200)
+            .filter_map(|seed| weak.pick(&lines, seed))
+            .collect();
         assert!(picks.len() >= 3 && !picks.contains(&m(11)));
         let strong = Skill::from_options(None, 19).unwrap();
         assert!((0..200).all(|seed| strong.pick(&lines, seed) == Some(m(8))));
