@@ -198,8 +198,8 @@ async def play_game(
         start = go_at if go_at is not None and t0 <= go_at <= t1 else t0
         elapsed = t1 - start
         if clock.charge(side, elapsed):
-            over = elapsed - (budget or 0.0) + limits.margin
-            why = f"lost on time: took {elapsed:.3f} s, {over:.3f} s over"
+            allowed = (budget or 0.0) - limits.margin
+            why = f"lost on time: took {elapsed:.3f} s of {allowed:.3f} s"
             return _time_forfeit(fail, board, side, why)
         move = result.move
         if move is None:

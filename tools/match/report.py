@@ -32,12 +32,14 @@ def fmt_elo(x: float) -> str:
 
 
 def fmt_elo_interval(estimate: stats.EloEstimate | None) -> str:
-    """``+12.3 +- 45.6`` (symmetric-looking half width of the 95% interval)."""
+    """``+12.3 +- 45.6`` (half width of the 95% interval), or ``-inf [-inf, -150.2]`` when a
+    bound is infinite (a score of 0% or 100% is inside the interval)."""
     if estimate is None:
         return "-"
     err = estimate.error
-    err_text = "inf" if math.isinf(err) or math.isnan(err) else f"{err:.1f}"
-    return f"{fmt_elo(estimate.elo)} +- {err_text}"
+    if math.isinf(err) or math.isnan(err):
+        return f"{fmt_elo(estimate.elo)} [{fmt_elo(estimate.low)}, {fmt_elo(estimate.high)}]"
+    return f"{fmt_elo(estimate.elo)} +- {err:.1f}"
 
 
 def wdl(p: PairingResults) -> str:
@@ -109,7 +111,7 @@ def summary_text(
                 f"{100 * p.score:.1f}%" if p.games else "-",
                 fmt_elo_interval(estimate),
                 model,
-                f"{100 * p.los():.1f}%",
+                f"{100 * p.los():.1f}%" if p.games else "-",
                 str(p.failure_count(p.engine, TIME_FORFEIT))
                 + "/"
                 + str(p.failure_count(p.opponent, TIME_FORFEIT)),

@@ -84,6 +84,10 @@ def elo_estimate(counts: Sequence[int], scores: Sequence[float]) -> EloEstimate:
     """
     mean, var = mean_and_variance(counts, scores)
     n = sum(counts)
+    if var == 0.0:
+        # Every sample alike (e.g. all wins): the data say nothing about the spread, so the
+        # normal approximation gives no interval; report the uninformative one.
+        return EloEstimate(mean, elo_from_score(mean), -math.inf, math.inf, n)
     half = Z95 * math.sqrt(var / n)
     low = min(max(mean - half, 0.0), 1.0)
     high = min(max(mean + half, 0.0), 1.0)
