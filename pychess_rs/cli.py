@@ -120,7 +120,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     try:
         lines = uci.bench_lines(args.depth)
     except ValueError as e:
-        print(f"pychess-rs bench: {e}", file=sys.stderr)
+        print(f"pychess-rs {e}", file=sys.stderr)
         return 2
     for line in lines:
         print(line)

@@ -315,6 +315,18 @@ def test_bench_reports_nodes() -> None:
     assert re.fullmatch(r"Nodes searched\s*: \d+", lines[1])
 
 
+def test_bench_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    from pychess_rs.cli import main
+
+    assert main(["bench", "1"]) == 0
+    first = capsys.readouterr().out
+    assert main(["bench", "1"]) == 0
+    assert first.splitlines()[1] == capsys.readouterr().out.splitlines()[1]  # deterministic
+    assert re.search(r"^Nodes searched\s*: \d+$", first, re.MULTILINE)
+    assert main(["bench", "0"]) == 2
+    assert "pychess-rs bench: depth must be in 1..30, got 0" in capsys.readouterr().err
+
+
 def _info_strings(lines: list[str]) -> list[str]:
     return [line for line in lines if line.startswith("info string ")]
 
