@@ -12,9 +12,15 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
+import signal
+import subprocess
 import sys
 import textwrap
+import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.engine
@@ -26,6 +32,7 @@ from match.game import (
     ILLEGAL_MOVE,
     NO_ANSWER,
     TIME_FORFEIT,
+    GameRecord,
     Limits,
     play_game,
 )
@@ -259,7 +266,7 @@ class FakePlayer:
     """Plays scripted moves (None: the first legal move), each taking a scripted time on a
     fake clock; a script entry may instead be an exception to raise or "hang"."""
 
-    def __init__(self, clock: FakeTime, script: list[tuple[float, object]]) -> None:
+    def __init__(self, clock: FakeTime, script: Sequence[tuple[float, object]]) -> None:
         self.clock = clock
         self.script = list(script)
         self.broken = False
@@ -288,7 +295,9 @@ class FakePlayer:
 START = Opening(1, chess.STARTING_FEN, False)
 
 
-def _play(white: FakePlayer, black: FakePlayer, limits: Limits, fake: FakeTime, opening=START):
+def _play(
+    white: FakePlayer, black: FakePlayer, limits: Limits, fake: FakeTime, opening: Opening = START
+) -> GameRecord:
     return asyncio.run(play_game(white, black, "w", "b", opening, limits, clock_fn=fake))
 
 
@@ -401,11 +410,14 @@ def test_engine_spec_parsing() -> None:
 
 FAKE_ENGINE = textwrap.dedent(
     """
-    import random, sys, time
+    import os, random, sys, time
     import chess
 
     mode = sys.argv[1]
     at = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "a") as pids:
+            pids.write(f"{os.getpid()}\\n")
     rng = random.Random(1)
     board = chess.Board()
     chess960 = False
@@ -460,6 +472,8 @@ FAKE_ENGINE = textwrap.dedent(
                     time.sleep(60)
                 elif mode == "nomove":
                     move = "(none)"
+            if mode == "slow":
+                time.sleep(0.02)
             say("bestmove " + move)
         elif cmd == "quit":
             break
@@ -476,7 +490,9 @@ def fake_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return f"{sys.executable} {script}"
 
 
-def _run_cli(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def _run_cli(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str, Any]:
     out_json = tmp_path / "summary.json"
     status = cli.main([*argv, "--json", str(out_json)])
     captured = capsys.readouterr()
@@ -540,10 +556,14 @@ def test_hang_without_a_time_limit_is_a_crash(
     argv = [
         "--engine", f"cmd={fake_engine} hang 1", "name=hang",
         "--engine", f"cmd={fake_engine} random", "name=random",
-        "--nodes", "10", "--hang-timeout", "0.3", "--games", "2",
+        "--nodes", "10", "--hang-timeout", "0.3", "--games", "2", "--sprt", "elo0=0", "elo1=5",
     ]  # fmt: skip
     status, out, _err, summary = _run_cli(argv, tmp_path, capsys)
     assert status == 0
+    # The games ran out long before the SPRT could decide.
+    assert summary["finished"] and summary["sprt"]["verdict"] == "inconclusive"
+    assert summary["sprt"]["llr"] < 0
+    assert "verdict: inconclusive (games ran out)" in out
     row = summary["pairings"][0]
     assert row["terminations"] == {NO_ANSWER: 2}
     assert row["losses"] == 2 and row["failures"]["hang"][NO_ANSWER] == 2
@@ -559,12 +579,15 @@ def test_sprt_stops_at_a_verdict(
         "--movetime", "0.05", "--margin", "0.45", "--games", "200", "--concurrency", "2",
         "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05",
     ]  # fmt: skip
-    status, out, err, summary = _run_cli(argv, tmp_path, capsys)
+    status, out, err, summary = _run_cli(
+        [*argv, "--progress", "status", "--status-interval", "0.1"], tmp_path, capsys
+    )
     assert status == 0, err
     assert summary["sprt"]["verdict"] == "H1 accepted"
     assert summary["sprt"]["llr"] >= summary["sprt"]["upper"]
     assert summary["games_played"] < 30
-    assert "verdict: H1 accepted" in out and "LLR" in err
+    assert "verdict: H1 accepted" in out
+    assert f"[{summary['games_played']}/200 games, " in err and "LLR +" in err
 
 
 def test_chess960_openings(
@@ -612,3 +635,41 @@ def test_engine_that_does_not_start(tmp_path: Path, capsys: pytest.CaptureFixtur
     )  # fmt: skip
     assert status == 1 and "cannot start" in err
     assert summary["games_played"] == 0
+
+
+def test_interrupt_stops_cleanly(fake_engine: str, tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    tool = Path(__file__).resolve().parent.parent / "tools" / "match.py"
+    argv = [
+        sys.executable, str(tool),
+        "--engine", f"cmd={fake_engine} slow 0 {pids}", "name=a",
+        "--engine", f"cmd={fake_engine} slow 0 {pids}", "name=b",
+        "--nodes", "1", "--games", "20", "--concurrency", "2",
+    ]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # Wait until the workers' engines are up (2 from the preflight, 2 for the second
+        # worker), then interrupt in the middle of the games.
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if pids.exists() and len(pids.read_text().split()) >= 4:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Match summary (stopped: interrupted)" in out
+    assert "SIGINT" in err
+    # Every engine the runner started has been closed.
+    for pid in map(int, pids.read_text().split()):
+        for _ in range(50):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError(f"engine {pid} still running")

@@ -35,7 +35,7 @@ SPRT_PSEUDO_COUNT = 1e-3
 
 def expected_score(elo: float) -> float:
     """The expected score of a player ``elo`` points stronger (logistic model)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def elo_from_score(score: float) -> float:
