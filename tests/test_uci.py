@@ -18,6 +18,8 @@ from collections.abc import Iterator
 import chess
 import chess.engine
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pychess_rs
 from pychess_rs.uci import UciSession
@@ -398,6 +400,92 @@ def test_garbage_bytes_are_survived() -> None:
     # The same bytes through a binary stream.
     lines = session(script)
     assert "readyok" in lines and lines[-1].startswith("bestmove ")
+
+
+_WORDS = [
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "stop",
+    "ponderhit",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "Threads",
+    "MultiPV",
+    "Move",
+    "Overhead",
+    "UCI_Chess960",
+    "Ponder",
+    "Clear",
+    "Skill",
+    "Level",
+    "UCI_Elo",
+    "UCI_LimitStrength",
+    "true",
+    "false",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "mate",
+    "ponder",
+    "infinite",
+    "searchmoves",
+    "e2e4",
+    "e7e5",
+    "e1g1",
+    "g1f3",
+    "0000",
+    "a7a8q",
+    "8/8/8/8/8/8/8/8",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "w",
+    "b",
+    "KQkq",
+    "-",
+    "0",
+    "1",
+    "3",
+    "-5",
+    "99999",
+    "x",
+    "\x00",
+    "\ufffd",
+    "debug",
+    "on",
+]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.lists(st.sampled_from(_WORDS), min_size=0, max_size=8).map(" ".join),
+        max_size=12,
+    )
+)
+def test_random_commands_never_break_the_session(commands: list[str]) -> None:
+    # Searches stay short: every limit word is followed by a small number or nothing.
+    script = "\n".join(c for c in commands if "infinite" not in c or "go" not in c)
+    lines = session(script + "\nisready\n")
+    assert "readyok" in lines
+    assert all(PROTOCOL_LINE.fullmatch(line) for line in lines), lines
+    # Bad input is expected; an exception the session did not expect (a bug) is not.
+    assert not [
+        line
+        for line in lines
+        if line.startswith(("info string error in", "info string search failed"))
+    ], lines
 
 
 def test_closed_stdout_ends_the_session_quietly() -> None:
