@@ -15,7 +15,9 @@ pub struct Provenance {
     pub k: f64,
     /// Epochs of full-batch Adam kept (the best on the validation set).
     pub epochs: usize,
-    /// Adam's step size.
+    /// The optimiser's name.
+    pub optimizer: &'static str,
+    /// Its step size or learning rate.
     pub rate: f64,
     /// Share of the reference engine's score in the fitted target.
     pub blend: f64,
@@ -49,7 +51,7 @@ pub fn weights_source(weights: &Weights, how: &Provenance) -> String {
         out,
         "//! - Method: minimise the mean squared error of sigmoid(K * eval) against the target\n\
          //!   (1 - {blend}) * result + {blend} * sigmoid(K * reference score), K = {k:.6} (fitted\n\
-         //!   to the starting weights), {epochs} epochs of full-batch Adam (step {rate}; the\n\
+         //!   to the starting weights), {epochs} epochs of full-batch {optimizer} (rate {rate}; the\n\
          //!   epoch best on the validation games), starting from the hand-set `HAND_WEIGHTS`.\n\
          //! - Error against game results (train / validation): before {b0:.6} / {b1:.6},\n\
          //!   after {a0:.6} / {a1:.6}.\n\
@@ -62,6 +64,7 @@ pub fn weights_source(weights: &Weights, how: &Provenance) -> String {
         k = how.k,
         epochs = how.epochs,
         rate = how.rate,
+        optimizer = how.optimizer,
         blend = how.blend,
         b0 = how.before.0,
         b1 = how.before.1,
@@ -125,6 +128,7 @@ mod tests {
             positions: (2, 1),
             k: 0.005,
             epochs: 1,
+            optimizer: "Adam",
             rate: 1.0,
             blend: 0.5,
             before: (0.1, 0.1),

@@ -2,8 +2,11 @@
 //!
 //! ```text
 //! cargo run --release -p pychess-tuner -- [options] DATA...
-//!   --epochs N        full-batch Adam epochs (default 3000)
-//!   --rate R          Adam step in centipawns (default 1.0; a quarter of it for the last 30%)
+//!   --epochs N        full-batch epochs (default 3000)
+//!   --rate R          Adam's step in centipawns (default 1.0), or with --momentum the
+//!                     learning rate (e.g. 1e6); a quarter of it for the last 30% of epochs
+//!   --momentum        gradient descent with momentum instead of Adam
+//!   --only A,B,...    tune only these tables (names as in `layout`, e.g. MATERIAL,PST)
 //!   --valid-every N   every N-th position is held out for validation (default 10)
 //!   --k K             use this K instead of fitting it to the starting weights
 //!   --l2 L            pull towards the starting weights: + L * sum((w - w0)^2) (default 0)
@@ -13,11 +16,13 @@
 
 use std::process::ExitCode;
 
+use pychess_engine::eval::layout::GROUPS;
 use pychess_engine::eval::HAND_WEIGHTS;
 use pychess_tuner::data::Dataset;
 use pychess_tuner::emit::{today, weights_source, Provenance};
 use pychess_tuner::model::{
     add_l2_gradient, error, fit_k, gradient, integer_error, params_from, weights_from, Adam,
+    Momentum, Optimizer,
 };
 
 struct Options {
@@ -27,6 +32,8 @@ struct Options {
     k: Option<f64>,
     blend: f64,
     l2: f64,
+    momentum: bool,
+    only: Option<Vec<String>>,
     out: Option<String>,
     files: Vec<String>,
 }
@@ -39,6 +46,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         k: None,
         blend: 0.0,
         l2: 0.0,
+        momentum: false,
+        only: None,
         out: None,
         files: Vec::new(),
     };
@@ -51,6 +60,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             "--k" => o.k = Some(parse(&value("--k")?)?),
             "--blend" => o.blend = parse(&value("--blend")?)?,
             "--l2" => o.l2 = parse(&value("--l2")?)?,
+            "--momentum" => o.momentum = true,
+            "--only" => {
+                let names: Vec<String> = value("--only")?.split(',').map(String::from).collect();
+                if let Some(bad) = names.iter().find(|n| !GROUPS.iter().any(|g| g.name == *n)) {
+                    return Err(format!("unknown table {bad:?}"));
+                }
+                o.only = Some(names);
+            }
             "--out" => o.out = Some(value("--out")?),
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag:?}")),
@@ -111,21 +128,36 @@ fn run(o: Options) -> Result<(), String> {
 
     // Early stopping: keep the parameters that did best on the held-out games.
     let start = params.clone();
+    // 1 for every parameter that may move, 0 for frozen ones.
+    let mut free = vec![1.0; params.len()];
+    if let Some(only) = &o.only {
+        free.fill(0.0);
+        for g in GROUPS.iter().filter(|g| only.iter().any(|n| n == g.name)) {
+            free[2 * g.start..2 * (g.start + g.len)].fill(1.0);
+        }
+    }
     let mut best = (error(&valid, &params, k), 0, params.clone());
     eprintln!(
         "epoch 0: train {:.6} validation {:.6}",
         error(&train, &params, k),
         best.0
     );
-    let mut adam = Adam::new(params.len(), o.rate);
+    let mut optimizer: Box<dyn Optimizer> = if o.momentum {
+        Box::new(Momentum::new(params.len(), o.rate))
+    } else {
+        Box::new(Adam::new(params.len(), o.rate))
+    };
     let slow_from = o.epochs * 7 / 10;
     for epoch in 1..=o.epochs {
         if epoch == slow_from {
-            adam.rate = o.rate / 4.0;
+            optimizer.slow_down(0.25);
         }
         let mut grad = gradient(&train, &params, k);
         add_l2_gradient(&mut grad, &params, &start, o.l2);
-        adam.step(&mut params, &grad);
+        for (g, f) in grad.iter_mut().zip(&free) {
+            *g *= f;
+        }
+        optimizer.step(&mut params, &grad);
         if epoch % 50 == 0 || epoch == o.epochs {
             let valid_error = error(&valid, &params, k);
             if valid_error < best.0 || valid.positions.is_empty() {
@@ -166,6 +198,11 @@ fn run(o: Options) -> Result<(), String> {
             positions: (train.positions.len(), valid.positions.len()),
             k,
             epochs: best_epoch,
+            optimizer: if o.momentum {
+                "gradient descent with momentum"
+            } else {
+                "Adam"
+            },
             rate: o.rate,
             blend: o.blend,
             before,
@@ -187,7 +224,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "usage: pychess-tuner [--epochs N] [--rate R] [--valid-every N] [--k K] \
-                 [--blend B] [--l2 L] [--out weights.rs] DATA..."
+                 [--blend B] [--l2 L] [--momentum] [--only A,B] [--out weights.rs] DATA..."
             );
             return ExitCode::from(2);
         }

@@ -156,6 +156,49 @@ pub fn fit_k(data: &Dataset, params: &[f64]) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// A way to follow the gradient.
+pub trait Optimizer {
+    /// One step against `grad`.
+    fn step(&mut self, params: &mut [f64], grad: &[f64]);
+    /// Multiplies the step size by `factor`.
+    fn slow_down(&mut self, factor: f64);
+}
+
+/// Gradient descent with momentum. Unlike Adam it moves each weight in proportion to its
+/// gradient, so a weight that few positions exercise moves little: on small data sets
+/// that generalises better than Adam's equal-sized steps.
+pub struct Momentum {
+    /// Learning rate (the gradient is tiny: weights are centipawns, errors are squared
+    /// probabilities, so rates are in the millions).
+    pub rate: f64,
+    velocity: Params,
+}
+
+impl Momentum {
+    const BETA: f64 = 0.9;
+
+    /// Fresh state for `len` parameters.
+    pub fn new(len: usize, rate: f64) -> Momentum {
+        Momentum {
+            rate,
+            velocity: vec![0.0; len],
+        }
+    }
+}
+
+impl Optimizer for Momentum {
+    fn step(&mut self, params: &mut [f64], grad: &[f64]) {
+        for ((p, v), g) in params.iter_mut().zip(&mut self.velocity).zip(grad) {
+            *v = Self::BETA * *v + g;
+            *p -= self.rate * *v;
+        }
+    }
+
+    fn slow_down(&mut self, factor: f64) {
+        self.rate *= factor;
+    }
+}
+
 /// Adam's state for one parameter vector.
 pub struct Adam {
     /// Step size, in centipawns.
@@ -180,8 +223,14 @@ impl Adam {
         }
     }
 
-    /// One step against `grad`.
-    pub fn step(&mut self, params: &mut [f64], grad: &[f64]) {
+}
+
+impl Optimizer for Adam {
+    fn slow_down(&mut self, factor: f64) {
+        self.rate *= factor;
+    }
+
+    fn step(&mut self, params: &mut [f64], grad: &[f64]) {
         self.t += 1;
         let c1 = 1.0 - Self::BETA1.powi(self.t);
         let c2 = 1.0 - Self::BETA2.powi(self.t);
@@ -287,10 +336,18 @@ r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1;0.5
         // K is a minimum: nudging it either way does not help.
         let at = error(&data, &params, k);
         assert!(at <= error(&data, &params, k * 1.1) && at <= error(&data, &params, k * 0.9));
+        let start = params.clone();
         let mut adam = Adam::new(params.len(), 1.0);
         for _ in 0..50 {
             let grad = gradient(&data, &params, k);
             adam.step(&mut params, &grad);
+        }
+        assert!(error(&data, &params, k) < at);
+        let mut params = start;
+        let mut momentum = Momentum::new(params.len(), 1e5);
+        for _ in 0..50 {
+            let grad = gradient(&data, &params, k);
+            momentum.step(&mut params, &grad);
         }
         assert!(error(&data, &params, k) < at);
         assert_eq!(weights_from(&params_from(&HAND_WEIGHTS)), HAND_WEIGHTS);
