@@ -161,7 +161,8 @@ class EngineProcess:
                 START_TIMEOUT,
             )
         except (OSError, asyncio.TimeoutError, chess.engine.EngineError) as err:
-            raise EngineError(f"cannot start {spec.describe()}: {err!r}") from None
+            reason = str(err) or type(err).__name__
+            raise EngineError(f"cannot start {spec.describe()}: {reason}") from None
         process = cls(spec, transport, protocol)
         try:
             await asyncio.wait_for(protocol.initialize(), START_TIMEOUT)

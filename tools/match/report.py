@@ -47,8 +47,9 @@ def wdl(p: PairingResults) -> str:
 
 
 def status_line(p: PairingResults, llr: float | None = None) -> str:
-    """A one-line standing of a pairing, for progress output."""
-    estimate, _model = p.elo()
+    """A one-line standing of a pairing, for progress output. Its Elo is from all games
+    (trinomial), like the W-D-L beside it; the summary's is from complete pairs."""
+    estimate = stats.trinomial_elo(p.wins, p.draws, p.losses) if p.games else None
     text = (
         f"{p.engine} vs {p.opponent}: W-D-L {wdl(p)}  {100 * p.score:.1f}%  "
         f"Elo {fmt_elo_interval(estimate)}"
