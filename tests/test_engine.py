@@ -356,6 +356,15 @@ def test_invalid_position_is_refused(engine: Engine) -> None:
     assert_legal(board, engine.play(board, Limit(depth=3)).move)
 
 
+def test_module_examples() -> None:
+    import doctest
+
+    import pychess_rs.engine
+
+    result = doctest.testmod(pychess_rs.engine)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_bench_is_deterministic() -> None:
     first = bench(2)
     second = bench(2)

@@ -125,6 +125,15 @@ def live() -> Iterator[LiveSession]:
     assert s.ends_within(5)
 
 
+def test_module_example() -> None:
+    import doctest
+
+    import pychess_rs.uci
+
+    result = doctest.testmod(pychess_rs.uci)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_handshake_lists_every_option() -> None:
     lines = session("uci\n")
     assert lines[0] == f"id name pychess-rs {pychess_rs.__version__}"
