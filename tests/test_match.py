@@ -556,7 +556,7 @@ def test_hang_without_a_time_limit_is_a_crash(
     argv = [
         "--engine", f"cmd={fake_engine} hang 1", "name=hang",
         "--engine", f"cmd={fake_engine} random", "name=random",
-        "--nodes", "10", "--hang-timeout", "0.3", "--games", "2", "--sprt", "elo0=0", "elo1=5",
+        "--nodes", "10", "--hang-timeout", "0.6", "--games", "2", "--sprt", "elo0=0", "elo1=5",
     ]  # fmt: skip
     status, out, _err, summary = _run_cli(argv, tmp_path, capsys)
     assert status == 0
