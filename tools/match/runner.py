@@ -278,6 +278,10 @@ class Match:
             f"Match summary ({state}): {self.finished_games} of {self.total_games} games, "
             f"{cfg.limits.describe()}, concurrency {cfg.concurrency}, {elapsed:.1f} s"
         )
+        for spec in (cfg.engine, *cfg.opponents):
+            options = " ".join(f"{k}={v}" for k, v in spec.options)
+            header += f"\n  {spec.name}: {self.engine_ids.get(spec.name, '?')}"
+            header += f" ({options})" if options else ""
         return report.summary_text(self.results, self.restarts, self.sprt_lines(), header)
 
     def to_json(self) -> dict[str, Any]:
