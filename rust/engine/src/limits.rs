@@ -33,8 +33,10 @@ pub(crate) fn clock_budgets(
     moves_to_go: Option<u32>,
     overhead_ms: u64,
 ) -> (u64, u64) {
-    let left = time_left.as_millis().min(u128::from(u64::MAX / 2)) as u64;
-    let inc = increment.as_millis().min(u128::from(u64::MAX / 2)) as u64;
+    // A year is more than any clock; the cap keeps the arithmetic below from overflowing.
+    const CAP_MS: u128 = 365 * 24 * 3600 * 1000;
+    let left = time_left.as_millis().min(CAP_MS) as u64;
+    let inc = increment.as_millis().min(CAP_MS) as u64;
     let reserve = (left * u64::from(RESERVE_SHARE) / 100).min(RESERVE_UPPER_LIMIT_MS);
     let usable = left.saturating_sub(overhead_ms + reserve).max(1);
     let mtg = u64::from(
@@ -119,7 +121,8 @@ impl TimeManager {
             return false;
         }
         if let Some(soft) = self.soft {
-            if self.clock_start.elapsed() >= soft * scale_percent / 100 {
+            let scaled = soft.checked_mul(scale_percent).map_or(soft, |d| d / 100);
+            if self.clock_start.elapsed() >= scaled {
                 return true;
             }
         }

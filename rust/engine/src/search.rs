@@ -14,6 +14,9 @@ use crate::tt::{TranspositionTable, TtBound};
 use pychess_core::{Bitboard, Board, Move, MoveList, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// Moves picked best-first one at a time before the rest of the list is sorted at once.
+const PICK_ONE_BY_ONE: usize = 3;
+
 /// Marks "no static evaluation" (the side to move is in check).
 const EVAL_NONE: i32 = i32::MIN / 2;
 
@@ -321,6 +324,21 @@ impl<'a> Searcher<'a> {
         moves.swap(start, best);
         scores.swap(start, best);
         (moves[start], scores[start])
+    }
+
+    /// Sorts `moves` by descending `scores` (insertion sort: short, mostly small lists).
+    fn sort_rest(moves: &mut [Move], scores: &mut [i32]) {
+        for i in 1..moves.len() {
+            let (m, score) = (moves[i], scores[i]);
+            let mut j = i;
+            while j > 0 && scores[j - 1] < score {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            scores[j] = score;
+        }
     }
 
     fn update_history(&mut self, colour: usize, m: Move, bonus: i32) {
@@ -653,7 +671,16 @@ impl<'a> Searcher<'a> {
         let mut move_count = 0;
         let colour = board.turn().index();
         for i in 0..len {
-            let (m, order_score) = Self::pick(&mut list[..len], &mut scores[..len], i);
+            // The first moves usually decide a cutoff: pick them one at a time; if none did,
+            // this is likely an all-node, and sorting the rest once is cheaper.
+            if i == PICK_ONE_BY_ONE {
+                Self::sort_rest(&mut list[i..len], &mut scores[i..len]);
+            }
+            let (m, order_score) = if i < PICK_ONE_BY_ONE {
+                Self::pick(&mut list[..len], &mut scores[..len], i)
+            } else {
+                (list[i], scores[i])
+            };
             let quiet = !is_noisy(board, m);
             move_count += 1;
 

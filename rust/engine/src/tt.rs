@@ -134,15 +134,22 @@ fn bound_bits(bound: TtBound) -> u64 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of about `mb` MiB (at least one bucket). When that much memory cannot be had,
+    /// the size is halved until the allocation succeeds, so a huge `Hash` never aborts.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let slots = (0..buckets * BUCKET).map(|_| Slot::default()).collect();
-        TranspositionTable {
-            slots,
-            buckets,
-            age: AtomicU8::new(0),
+        let mut buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        loop {
+            let mut slots: Vec<Slot> = Vec::new();
+            if slots.try_reserve_exact(buckets * BUCKET).is_ok() {
+                slots.resize_with(buckets * BUCKET, Slot::default);
+                return TranspositionTable {
+                    slots: slots.into_boxed_slice(),
+                    buckets,
+                    age: AtomicU8::new(0),
+                };
+            }
+            buckets = (buckets / 2).max(1);
         }
     }
 

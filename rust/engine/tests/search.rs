@@ -451,3 +451,46 @@ fn threads_and_skill_levels_give_legal_moves() {
     let (weak, _) = search_with(&mut e, &b, &[], &depth(20));
     assert!(b.legal_moves().contains(&weak.best.unwrap()));
 }
+
+#[test]
+fn absurd_inputs_do_not_panic() {
+    let b = Board::default();
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 0,
+        threads: 0,
+        multipv: 0,
+        ..EngineOptions::default()
+    });
+    let huge = Limits {
+        depth: Some(u32::MAX),
+        movetime: Some(Duration::from_millis(30)),
+        clock: Some(pychess_engine::Clock {
+            time_left: Duration::MAX,
+            increment: Duration::MAX,
+            moves_to_go: Some(0),
+        }),
+        ..Limits::default()
+    };
+    let (result, _) = search_with(&mut e, &b, &[], &huge);
+    assert!(result.best.is_some());
+    let zero = Limits {
+        depth: Some(0),
+        ..Limits::default()
+    };
+    let (result, _) = search_with(&mut e, &b, &[], &zero);
+    assert!(result.best.is_some());
+    // A clock near zero with a huge increment and a history longer than the clock.
+    let clock = Limits {
+        clock: Some(pychess_engine::Clock {
+            time_left: Duration::ZERO,
+            increment: Duration::from_secs(1_000_000_000),
+            moves_to_go: None,
+        }),
+        ..Limits::default()
+    };
+    let history = vec![0x1234u64; 500];
+    let start = Instant::now();
+    let (result, _) = search_with(&mut e, &b, &history, &clock);
+    assert!(result.best.is_some());
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
