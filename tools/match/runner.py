@@ -245,6 +245,9 @@ class Match:
             await asyncio.gather(
                 *workers, stopper, *([status] if status else []), return_exceptions=True
             )
+            # A worker cancelled before it ever ran (a stop right after the preflight) did not
+            # close the preflight engines it was handed; closing twice is harmless.
+            await asyncio.gather(*(p.close() for p in first.values()))
             if pgn_file is not None:
                 pgn_file.close()
         for w in workers:
