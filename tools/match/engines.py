@@ -12,7 +12,7 @@ import os
 import shlex
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import chess
@@ -144,7 +144,6 @@ class EngineProcess:
     #: Set when the engine misbehaved in a way that leaves its state unknown (crash, hang,
     #: protocol error): it is closed and a fresh one started for the next game.
     broken: bool = False
-    games: int = field(default=0)
 
     @classmethod
     async def start(cls, spec: EngineSpec, chess960: bool = False) -> EngineProcess:
