@@ -25,6 +25,19 @@ from ._core import (
     SquareSet,
     __version__,
 )
+from .engine import (
+    Cp,
+    Engine,
+    EngineOptionError,
+    InfoDict,
+    Limit,
+    LimitError,
+    Mate,
+    MateGiven,
+    PlayResult,
+    PovScore,
+    Score,
+)
 from .outcome import Outcome, Termination
 from .types import *  # noqa: F403  (python-chess's flat namespace of constants)
 from .types import __all__ as _types_all
@@ -32,14 +45,25 @@ from .types import __all__ as _types_all
 __all__ = [
     "AmbiguousMoveError",
     "Board",
+    "Cp",
+    "Engine",
+    "EngineOptionError",
     "IllegalMoveError",
+    "InfoDict",
     "InvalidFenError",
     "InvalidMoveError",
     "LegalMoveGenerator",
+    "Limit",
+    "LimitError",
+    "Mate",
+    "MateGiven",
     "Move",
     "Outcome",
     "Piece",
+    "PlayResult",
+    "PovScore",
     "PseudoLegalMoveGenerator",
+    "Score",
     "SquareSet",
     "Termination",
     "__version__",

@@ -1,7 +1,7 @@
 """Type stubs for the native module ``pychess_rs._core`` (the Rust bindings)."""
 
-from collections.abc import Iterable, Iterator
-from typing import Any, final
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypedDict, final
 
 from .outcome import Outcome
 
@@ -287,3 +287,105 @@ class Board:
     def __eq__(self, other: object, /) -> bool: ...
 
 def parse_perft_line(line: str) -> tuple[str, dict[int, int]] | None: ...
+
+# Engine (rust/python/src/search.rs)
+class SearcherOptions(TypedDict):
+    hash_mb: int
+    threads: int
+    multipv: int
+    move_overhead_ms: int
+    limit_elo: int | None
+    skill_level: int
+
+@final
+class SearchControl:
+    def __new__(cls, *, pondering: bool = False) -> SearchControl: ...
+    def stop(self) -> None: ...
+    def ponderhit(self) -> None: ...
+    @property
+    def is_stopped(self) -> bool: ...
+    @property
+    def is_pondering(self) -> bool: ...
+
+@final
+class SearchInfo:
+    @property
+    def depth(self) -> int: ...
+    @property
+    def seldepth(self) -> int: ...
+    @property
+    def multipv(self) -> int: ...
+    @property
+    def cp(self) -> int | None: ...
+    @property
+    def mate(self) -> int | None: ...
+    @property
+    def upperbound(self) -> bool: ...
+    @property
+    def lowerbound(self) -> bool: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def nps(self) -> int: ...
+    @property
+    def hashfull(self) -> int: ...
+    @property
+    def time_ms(self) -> int: ...
+    @property
+    def pv(self) -> list[Move]: ...
+
+@final
+class SearchResult:
+    @property
+    def best(self) -> Move | None: ...
+    @property
+    def ponder(self) -> Move | None: ...
+    @property
+    def lines(self) -> list[SearchInfo]: ...
+
+@final
+class Searcher:
+    def __new__(
+        cls,
+        *,
+        hash_mb: int | None = None,
+        threads: int | None = None,
+        multipv: int | None = None,
+        move_overhead_ms: int | None = None,
+        limit_elo: int | None = None,
+        skill_level: int | None = None,
+    ) -> Searcher: ...
+    @staticmethod
+    def default_options() -> SearcherOptions: ...
+    def configure(
+        self,
+        *,
+        hash_mb: int,
+        threads: int,
+        multipv: int,
+        move_overhead_ms: int,
+        limit_elo: int | None,
+        skill_level: int,
+    ) -> None: ...
+    @property
+    def options(self) -> SearcherOptions: ...
+    def clear(self) -> None: ...
+    def search(
+        self,
+        board: Board,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+        mate: int | None = None,
+        time_left: float | None = None,
+        increment: float = 0.0,
+        moves_to_go: int | None = None,
+        infinite: bool = False,
+        searchmoves: Iterable[Move] | None = None,
+        control: SearchControl | None = None,
+        on_info: Callable[[SearchInfo], object] | None = None,
+    ) -> SearchResult: ...
+
+def engine_option_ranges() -> dict[str, tuple[int, int]]: ...
+def bench(depth: int = 8) -> tuple[int, float, int]: ...

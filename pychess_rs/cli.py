@@ -87,8 +87,56 @@ def _run_fuzz(args: argparse.Namespace) -> int:
     return status
 
 
+def _add_uci(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "uci",
+        help="run the engine over the UCI protocol on stdin/stdout (for chess GUIs)",
+        description="Speak UCI on stdin/stdout until `quit` or end of input. Also installed "
+        "as the argument-less command `pychess-rs-uci`, for GUIs that take a bare program.",
+    )
+    parser.set_defaults(run=_run_uci)
+
+
+def _run_uci(args: argparse.Namespace) -> int:
+    from . import uci
+
+    return uci.main()
+
+
+def _add_bench(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="search the fixed bench positions; the node count is the search's signature",
+        description="Search the engine's fixed bench positions to a fixed depth. The node count "
+        "is the same on every run of one build: a change that should not alter the search "
+        "must leave it unchanged.",
+    )
+    parser.add_argument(
+        "depth", nargs="?", type=int, default=None, help="search depth (default: the engine's)"
+    )
+    parser.set_defaults(run=_run_bench)
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from . import uci
+
+    try:
+        lines = uci.bench_lines(args.depth)
+    except ValueError as e:
+        print(f"pychess-rs {e}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
+    return 0
+
+
 # One function per subcommand, in the order `--help` lists them.
-SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_perft, _add_fuzz)
+SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+    _add_perft,
+    _add_uci,
+    _add_bench,
+    _add_fuzz,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

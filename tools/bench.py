@@ -64,7 +64,7 @@ POSITION_NAMES = {STARTPOS: "startpos", KIWIPETE: "Kiwipete"}
 GAMES_SEED = 20240611
 FENS_SEED = 20240612
 MAX_PLIES = 300
-WORKLOADS = ("native-perft", "python-perft", "random-games", "fen-legal")
+WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal")
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,10 @@ class Sizes:
     games: int
     fens: int
     repeat: int
+    # Depth of the engine's fixed bench positions (`pychess-rs bench`) and of Stockfish's own
+    # `bench` (its default position set), for the search-speed workload.
+    search_depth: int
+    stockfish_bench_depth: int
 
 
 FULL = Sizes(
@@ -82,6 +86,8 @@ FULL = Sizes(
     games=300,
     fens=2000,
     repeat=3,
+    search_depth=10,
+    stockfish_bench_depth=13,
 )
 QUICK = Sizes(
     native_perft=((STARTPOS, 5), (KIWIPETE, 4)),
@@ -89,6 +95,8 @@ QUICK = Sizes(
     games=30,
     fens=200,
     repeat=1,
+    search_depth=7,
+    stockfish_bench_depth=9,
 )
 
 
@@ -732,6 +740,24 @@ class Stockfish:
             self.proc.kill()
 
 
+def stockfish_bench(path: str, depth: int) -> tuple[int, float]:
+    """Stockfish's own ``bench`` (16 MB hash, one thread, its default positions) to ``depth``:
+    (nodes, seconds as Stockfish reports them)."""
+    done = subprocess.run(
+        [path, "bench", "16", "1", str(depth), "default", "depth"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    report = {}
+    for line in (done.stderr + done.stdout).splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            report[key.strip()] = value.strip()
+    return int(report["Nodes searched"]), int(report["Total time (ms)"]) / 1000
+
+
 def find_stockfish(explicit: str | None) -> str | None:
     if explicit:
         return explicit
@@ -804,6 +830,45 @@ def bench_native_perft(
         if stockfish is not None:
             stockfish.close()
     return rows
+
+
+def bench_search_speed(
+    sizes: Sizes, repeat: int, stockfish_path: str | None, versions: list[str]
+) -> list[Row]:
+    """Nodes per second of a fixed-depth search over fixed positions, one thread: our
+    engine's bench set beside Stockfish's (different engines and positions, so the ratio
+    compares speed of search, not strength)."""
+    from pychess_rs import _core
+
+    depth = sizes.search_depth
+    workload = f"search speed (bench d{depth}, 1 thread)"
+    log(f"[{workload}]")
+    ours = Row(workload, "pychess-rs", unit="nodes")
+    for i in range(repeat):
+        nodes, seconds, _ = _core.bench(depth)
+        log(f"    pychess-rs: run {i + 1}/{repeat}: {nodes:,} nodes in {fmt_seconds(seconds)}")
+        if ours.seconds is None or seconds < ours.seconds:
+            ours.seconds, ours.units = seconds, float(nodes)
+    ours.note = f"{int(ours.units):,} nodes (the bench signature)"
+    reference = Row(workload, "stockfish", unit="nodes")
+    if stockfish_path is None:
+        reference.note = "stockfish not found (apt-get install stockfish)"
+    else:
+        sf_depth = sizes.stockfish_bench_depth
+        try:
+            for i in range(repeat):
+                nodes, seconds = stockfish_bench(stockfish_path, sf_depth)
+                took = fmt_seconds(seconds)
+                log(f"    stockfish: run {i + 1}/{repeat}: {nodes:,} nodes in {took}")
+                if reference.seconds is None or seconds < reference.seconds:
+                    reference.seconds, reference.units = seconds, float(nodes)
+            reference.ratio, reference.ratio_ref = 1.0, "(ref)"
+            reference.note = f"its own bench, depth {sf_depth}"
+        except (OSError, subprocess.SubprocessError, KeyError, ValueError) as exc:
+            reference.note = f"stockfish bench failed: {exc}"
+    if ours.rate and reference.rate:
+        ours.ratio, ours.ratio_ref = ours.rate / reference.rate, "nps vs stockfish"
+    return [ours, reference]
 
 
 def run_python_workload(
@@ -953,6 +1018,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "native-perft" in selected:
         stockfish = find_stockfish(args.stockfish)
         rows += bench_native_perft(impls, sizes, repeat, stockfish, versions)
+    if "search-speed" in selected:
+        rows += bench_search_speed(sizes, repeat, find_stockfish(args.stockfish), versions)
     if "python-perft" in selected:
         rows += bench_python_perft(impls, sizes, repeat)
     if "random-games" in selected:

@@ -1,6 +1,6 @@
 //! The engine's public types: what the bindings pass in and get back.
 
-use pychess_core::{Board, Move};
+use pychess_core::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -152,52 +152,4 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// The last complete report of each MultiPV line (best first).
     pub lines: Vec<SearchInfo>,
-}
-
-/// The engine: options plus the transposition table that persists between searches.
-#[derive(Debug)]
-pub struct Engine {
-    options: EngineOptions,
-}
-
-impl Engine {
-    /// An engine with these options (allocates the hash table).
-    pub fn new(options: EngineOptions) -> Engine {
-        Engine { options }
-    }
-
-    /// The current options.
-    pub fn options(&self) -> &EngineOptions {
-        &self.options
-    }
-
-    /// Changes options (resizing the table if `hash_mb` changed; clears it then).
-    pub fn set_options(&mut self, options: EngineOptions) {
-        self.options = options;
-    }
-
-    /// Forgets everything learnt (`ucinewgame`, `Clear Hash`).
-    pub fn clear(&mut self) {}
-
-    /// Searches `root`. `history` holds the Zobrist hashes (`Board::zobrist_hash`) of the
-    /// positions played before `root`, oldest first, so that repetitions of the game count
-    /// inside the search. `on_info` is called for each report (from the searching thread).
-    /// Returns when a limit is reached or `control` is stopped; while `control` is pondering
-    /// (or `limits.infinite`), it does not return before a stop, even after finding a mate.
-    pub fn search(
-        &mut self,
-        root: &Board,
-        history: &[u64],
-        limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let _ = (history, limits, control, &mut *on_info);
-        let best = root.legal_moves().first().copied();
-        SearchResult {
-            best,
-            ponder: None,
-            lines: Vec::new(),
-        }
-    }
 }

@@ -9,8 +9,18 @@
 #![deny(missing_docs)]
 
 mod api;
+mod bench;
+mod engine;
 pub mod eval;
+mod limits;
+mod movepick;
+pub mod params;
+mod search;
+pub mod skill;
+mod tt;
 
 pub use api::{
-    Bound, Clock, Engine, EngineOptions, Limits, Score, SearchControl, SearchInfo, SearchResult,
+    Bound, Clock, EngineOptions, Limits, Score, SearchControl, SearchInfo, SearchResult,
 };
+pub use bench::{bench, search_speed, BenchResult, BENCH_FENS};
+pub use engine::{Engine, MAX_THREADS};

@@ -8,6 +8,7 @@ mod fast_methods;
 mod moves;
 mod perft;
 mod piece;
+mod search;
 mod squareset;
 
 use pyo3::prelude::*;
@@ -25,6 +26,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<piece::Piece>()?;
     m.add_class::<squareset::SquareSet>()?;
     m.add_function(wrap_pyfunction!(perft::parse_perft_line, m)?)?;
+    m.add_class::<search::Searcher>()?;
+    m.add_class::<search::SearchControl>()?;
+    m.add_class::<search::SearchInfo>()?;
+    m.add_class::<search::SearchResult>()?;
+    m.add_function(wrap_pyfunction!(search::engine_option_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
     m.add(
         "InvalidMoveError",

@@ -1,0 +1,566 @@
+"""The UCI protocol: what chess GUIs and match runners speak to the engine.
+
+Run it as ``pychess-rs uci``, ``python -m pychess_rs uci`` or ``pychess-rs-uci``. In code,
+:class:`UciSession` takes the streams, so tests drive it with ``io.BytesIO``/``io.StringIO``::
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> UciSession(io.StringIO("isready\\nposition startpos moves e2e4\\ngo depth 1\\n"),
+    ...            out).run()
+    0
+    >>> out.getvalue().splitlines()[0]
+    'readyok'
+
+The reader (the thread calling :meth:`UciSession.run`) keeps answering while a search runs
+on its own thread: ``isready``, ``stop`` and ``ponderhit`` take effect at once. Every line
+goes out whole and flushed, under one lock, whichever thread writes it. A bad command is
+answered with ``info string ...`` and changes nothing; stdout carries protocol only.
+
+Chess rules stay in the core: positions and moves are read with the :class:`Board` API
+(``UCI_Chess960`` picks the castling notation: king takes rook when on, ``e1g1`` when off).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import threading
+from collections.abc import Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Union
+
+from ._core import (
+    Board,
+    SearchControl,
+    Searcher,
+    SearchInfo,
+    SearchResult,
+    __version__,
+    bench,
+    engine_option_ranges,
+)
+
+if TYPE_CHECKING:
+    from ._core import SearcherOptions
+
+__all__ = ["UciSession", "bench_lines", "main"]
+
+ENGINE_NAME = f"pychess-rs {__version__}"
+ENGINE_AUTHOR = "the pychess-rs developers"
+
+# The longest piece of client input quoted back in an `info string`.
+_QUOTE_LIMIT = 60
+# `go perft` runs on the reader thread; deeper counts would block it for minutes.
+_MAX_PERFT_DEPTH = 7
+_MAX_BENCH_DEPTH = 30
+
+
+# ---- options ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spin:
+    name: str
+    key: str  # the Searcher option, or the session's own
+    default: int
+    low: int
+    high: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _Check:
+    name: str
+    key: str
+    default: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class _Button:
+    name: str
+    key: str
+
+
+_Option = Union[_Spin, _Check, _Button]
+
+
+def _options() -> tuple[_Option, ...]:
+    """The UCI options, with the engine's own defaults and ranges."""
+    ranges = engine_option_ranges()
+    defaults: dict[str, Any] = dict(Searcher.default_options())
+
+    def spin(name: str, key: str) -> _Spin:
+        low, high = ranges[key]
+        return _Spin(name, key, int(defaults[key]), low, high)
+
+    elo_low, elo_high = ranges["limit_elo"]
+    return (
+        spin("Hash", "hash_mb"),
+        spin("Threads", "threads"),
+        spin("MultiPV", "multipv"),
+        spin("Move Overhead", "move_overhead_ms"),
+        _Check("Ponder", "ponder", False),
+        _Check("UCI_Chess960", "chess960", False),
+        _Button("Clear Hash", "clear_hash"),
+        _Check("UCI_LimitStrength", "limit_strength", False),
+        _Spin("UCI_Elo", "elo", elo_low, elo_low, elo_high),
+        spin("Skill Level", "skill_level"),
+    )
+
+
+def _option_line(option: _Option) -> str:
+    if isinstance(option, _Spin):
+        return (
+            f"option name {option.name} type spin default {option.default}"
+            f" min {option.low} max {option.high}"
+        )
+    if isinstance(option, _Check):
+        return f"option name {option.name} type check default {str(option.default).lower()}"
+    return f"option name {option.name} type button"
+
+
+def _quote(text: str) -> str:
+    """Client text quoted for an error message, cut to a readable length."""
+    if len(text) > _QUOTE_LIMIT:
+        text = text[:_QUOTE_LIMIT] + "..."
+    return repr(text)
+
+
+def _printable(text: str) -> str:
+    """``text`` as one line of printable ASCII: whatever the client sent (control bytes,
+    undecodable input) and whatever the locale of stdout, an echo stays one valid line."""
+    return "".join(c if " " <= c <= "~" else "?" for c in text)
+
+
+class _CommandError(ValueError):
+    """A malformed command; the message becomes an ``info string``."""
+
+
+def _integer(keyword: str, text: str | None) -> int:
+    if text is None:
+        raise _CommandError(f"{keyword} needs a value")
+    try:
+        return int(text)
+    except ValueError:
+        raise _CommandError(f"{keyword} expects an integer, got {_quote(text)}") from None
+
+
+_GO_VALUE_KEYWORDS = frozenset(
+    ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+)
+_GO_FLAG_KEYWORDS = frozenset(("infinite", "ponder"))
+_GO_KEYWORDS = _GO_VALUE_KEYWORDS | _GO_FLAG_KEYWORDS | {"searchmoves", "perft"}
+
+
+@dataclasses.dataclass
+class _Go:
+    values: dict[str, int] = dataclasses.field(default_factory=dict)
+    flags: set[str] = dataclasses.field(default_factory=set)
+    searchmoves: list[str] = dataclasses.field(default_factory=list)
+    perft: int | None = None
+    perft_asked: bool = False  # `go perft` with a bad depth counts nothing and searches nothing
+    warnings: list[str] = dataclasses.field(default_factory=list)
+
+
+def _parse_go(tokens: Sequence[str]) -> _Go:
+    """Reads ``go`` arguments; a bad argument is skipped with a warning, as GUIs wait for a
+    ``bestmove`` whatever they sent."""
+    go = _Go()
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if token in _GO_VALUE_KEYWORDS or token == "perft":
+            go.perft_asked |= token == "perft"
+            value = tokens[i] if i < len(tokens) else None
+            if value is not None and value not in _GO_KEYWORDS:
+                i += 1
+            else:
+                value = None
+            try:
+                number = _integer(token, value)
+            except _CommandError as e:
+                go.warnings.append(f"go: {e}")
+                continue
+            if token == "perft":
+                go.perft = number
+            else:
+                go.values[token] = number
+        elif token in _GO_FLAG_KEYWORDS:
+            go.flags.add(token)
+        elif token == "searchmoves":
+            while i < len(tokens) and tokens[i] not in _GO_KEYWORDS:
+                go.searchmoves.append(tokens[i])
+                i += 1
+        else:
+            go.warnings.append(f"go: unknown argument {_quote(token)} ignored")
+    return go
+
+
+def _format_info(info: SearchInfo) -> str:
+    parts = [
+        f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv}",
+        f"score mate {info.mate}" if info.mate is not None else f"score cp {info.cp}",
+    ]
+    if info.lowerbound:
+        parts.append("lowerbound")
+    elif info.upperbound:
+        parts.append("upperbound")
+    parts.append(f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {info.time_ms}")
+    pv = info.pv
+    if pv:
+        parts.append("pv " + " ".join(m.uci() for m in pv))
+    return " ".join(parts)
+
+
+# ---- the session ----------------------------------------------------------------------------
+
+Input = Union[IO[bytes], IO[str], Iterable[Union[bytes, str]]]
+
+
+class UciSession:
+    """One UCI conversation over ``stdin``/``stdout``.
+
+    ``stdin`` yields lines as ``bytes`` (undecodable bytes become U+FFFD) or ``str``;
+    ``stdout`` is a text stream. :meth:`run` returns 0 at ``quit`` or end of input, after
+    stopping any search.
+    """
+
+    def __init__(self, stdin: Input, stdout: IO[str]) -> None:
+        self._stdin = stdin
+        self._stdout = stdout
+        self._out_lock = threading.Lock()
+        self._closed = False
+        self._option_table = _options()
+        self._values: dict[str, int | bool] = {}
+        for option in self._option_table:
+            if not isinstance(option, _Button):
+                self._values[option.key] = option.default
+        self._searcher = Searcher(**self._engine_options())
+        self._board = Board()
+        self._thread: threading.Thread | None = None
+        self._control: SearchControl | None = None
+        self._handlers: dict[str, Callable[[list[str]], bool]] = {
+            "uci": self._uci,
+            "debug": lambda _args: True,
+            "isready": self._isready,
+            "setoption": self._setoption,
+            "register": lambda _args: True,
+            "ucinewgame": self._ucinewgame,
+            "position": self._position,
+            "go": self._go,
+            "stop": self._stop,
+            "ponderhit": self._ponderhit,
+            "quit": lambda _args: False,
+            "d": self._display,
+            "bench": self._bench,
+        }
+
+    # -- output ------------------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        """Writes one protocol line and flushes it (from any thread)."""
+        with self._out_lock:
+            if self._closed:
+                return
+            try:
+                self._stdout.write(line + "\n")
+                self._stdout.flush()
+            except (OSError, ValueError):
+                # The GUI went away: keep quiet and let the reader see the end of input.
+                self._closed = True
+
+    def _say(self, message: str) -> None:
+        self.send(f"info string {_printable(message)}")
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Serves commands until ``quit`` or end of input; returns the exit status (0)."""
+        try:
+            for raw in self._stdin:
+                line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                if not self.handle(line):
+                    break
+                if self._closed:
+                    break
+        finally:
+            self._finish_search()
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Handles one command line; returns ``False`` at ``quit``."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        handler = self._handlers.get(tokens[0])
+        if handler is None:
+            self._say(f"unknown command {_quote(line.strip())}")
+            return True
+        try:
+            return handler(tokens[1:])
+        except _CommandError as e:
+            self._say(str(e))
+        except Exception as e:  # a bug must not end the session: report it and serve on
+            self._say(f"error in {tokens[0]}: {type(e).__name__}: {_quote(str(e))}")
+        return True
+
+    # -- searching ---------------------------------------------------------------------------
+
+    def _searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _finish_search(self) -> None:
+        """Stops the running search (it still prints its ``bestmove``) and waits for it."""
+        thread, control = self._thread, self._control
+        if control is not None:
+            control.stop()
+        if thread is not None:
+            thread.join()
+        self._thread = None
+        self._control = None
+
+    def _search(self, board: Board, arguments: dict[str, Any], control: SearchControl) -> None:
+        """The search thread: search, then ``bestmove``, whatever happens."""
+        result: SearchResult | None = None
+        try:
+            result = self._searcher.search(
+                board, control=control, on_info=self._send_info, **arguments
+            )
+        except Exception as e:
+            self._say(f"search failed: {type(e).__name__}: {_quote(str(e))}")
+        if result is not None:
+            best, ponder = result.best, result.ponder
+        else:
+            best, ponder = next(iter(board.legal_moves), None), None
+        if best is None:
+            self.send("bestmove 0000")
+        elif ponder is not None:
+            self.send(f"bestmove {best.uci()} ponder {ponder.uci()}")
+        else:
+            self.send(f"bestmove {best.uci()}")
+
+    def _send_info(self, info: SearchInfo) -> None:
+        self.send(_format_info(info))
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def _uci(self, _args: list[str]) -> bool:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        for option in self._option_table:
+            self.send(_option_line(option))
+        self.send("uciok")
+        return True
+
+    def _isready(self, _args: list[str]) -> bool:
+        self.send("readyok")
+        return True
+
+    def _stop(self, _args: list[str]) -> bool:
+        if self._control is not None:
+            self._control.stop()
+        return True
+
+    def _ponderhit(self, _args: list[str]) -> bool:
+        if self._control is not None:
+            self._control.ponderhit()
+        return True
+
+    def _ucinewgame(self, _args: list[str]) -> bool:
+        self._finish_search()
+        self._searcher.clear()
+        self._board = Board(chess960=bool(self._values["chess960"]))
+        return True
+
+    def _engine_options(self) -> SearcherOptions:
+        values = self._values
+        return {
+            "hash_mb": int(values["hash_mb"]),
+            "threads": int(values["threads"]),
+            "multipv": int(values["multipv"]),
+            "move_overhead_ms": int(values["move_overhead_ms"]),
+            "limit_elo": int(values["elo"]) if values["limit_strength"] else None,
+            "skill_level": int(values["skill_level"]),
+        }
+
+    def _setoption(self, args: list[str]) -> bool:
+        lowered = [a.lower() for a in args]
+        if not lowered or lowered[0] != "name":
+            raise _CommandError("setoption: expected 'setoption name <name> [value <value>]'")
+        split = lowered.index("value") if "value" in lowered else len(args)
+        name = " ".join(args[1:split])
+        value = " ".join(args[split + 1 :]) if split < len(args) else None
+        option = next((o for o in self._option_table if o.name.lower() == name.lower()), None)
+        if option is None:
+            raise _CommandError(f"setoption: no such option {_quote(name)}")
+        if isinstance(option, _Button):
+            self._finish_search()
+            self._searcher.clear()
+            return True
+        if value is None:
+            raise _CommandError(f"setoption: {option.name} needs a value")
+        new: int | bool
+        if isinstance(option, _Check):
+            if value.lower() not in ("true", "false"):
+                raise _CommandError(
+                    f"setoption: {option.name} expects true or false, got {_quote(value)}"
+                )
+            new = value.lower() == "true"
+        else:
+            new = _integer(f"setoption: {option.name}", value)
+            if not option.low <= new <= option.high:
+                raise _CommandError(
+                    f"setoption: {option.name} must be in {option.low}..{option.high}, got {new}"
+                )
+        if option.key in ("ponder", "chess960"):
+            self._values[option.key] = new
+            if option.key == "chess960":
+                self._board = self._board.copy()
+                self._board.chess960 = bool(new)
+            return True
+        self._finish_search()
+        previous = dict(self._values)
+        self._values[option.key] = new
+        try:
+            self._searcher.configure(**self._engine_options())
+        except ValueError as e:
+            self._values = previous
+            raise _CommandError(f"setoption: {e}") from None
+        return True
+
+    def _position(self, args: list[str]) -> bool:
+        if not args:
+            raise _CommandError("position: expected 'startpos' or 'fen <fen>'")
+        chess960 = bool(self._values["chess960"])
+        moves_at = args.index("moves") if "moves" in args else len(args)
+        if args[0] == "startpos":
+            if moves_at != 1:
+                raise _CommandError(f"position: unexpected {_quote(' '.join(args[1:moves_at]))}")
+            board = Board(chess960=chess960)
+        elif args[0] == "fen":
+            fen = " ".join(args[1:moves_at])
+            try:
+                board = Board(fen, chess960=chess960)
+            except ValueError as e:
+                raise _CommandError(f"position: bad FEN {_quote(fen)}: {e}") from None
+        else:
+            raise _CommandError(f"position: expected 'startpos' or 'fen', got {_quote(args[0])}")
+        for number, text in enumerate(args[moves_at + 1 :], start=1):
+            if text == "0000":
+                # A null move can leave the side not to move in check: no position to search.
+                raise _CommandError(f"position: move {number} is a null move ('0000')")
+            try:
+                board.push_uci(text)
+            except ValueError as e:
+                raise _CommandError(
+                    f"position: move {number} {_quote(text)} rejected: {e}"
+                ) from None
+        self._board = board
+        return True
+
+    def _go(self, args: list[str]) -> bool:
+        go = _parse_go(args)
+        for warning in go.warnings:
+            self._say(warning)
+        self._finish_search()
+        board = self._board
+        if go.perft_asked:
+            if go.perft is not None:
+                self._perft(board, go.perft)
+            return True
+        searchmoves = []
+        for text in go.searchmoves:
+            try:
+                searchmoves.append(board.parse_uci(text))
+            except ValueError as e:
+                self._say(f"go: searchmoves {_quote(text)} ignored: {e}")
+        values = go.values
+        white = board.turn
+        time_left = values.get("wtime" if white else "btime")
+        increment = values.get("winc" if white else "binc", 0)
+        moves_to_go = values.get("movestogo")
+        arguments: dict[str, Any] = {
+            "depth": self._positive("depth", values.get("depth")),
+            "nodes": self._positive("nodes", values.get("nodes")),
+            "mate": self._positive("mate", values.get("mate")),
+            # Some GUIs send a negative clock once the flag has fallen: no time left.
+            "movetime": max(values["movetime"], 0) / 1000 if "movetime" in values else None,
+            "time_left": max(time_left, 0) / 1000 if time_left is not None else None,
+            "increment": max(increment, 0) / 1000,
+            "moves_to_go": moves_to_go if moves_to_go is not None and moves_to_go > 0 else None,
+            "infinite": "infinite" in go.flags,
+            "searchmoves": searchmoves or None,
+        }
+        control = SearchControl(pondering="ponder" in go.flags)
+        thread = threading.Thread(
+            target=self._search, args=(board, arguments, control), name="uci-search", daemon=True
+        )
+        self._control = control
+        self._thread = thread
+        thread.start()
+        return True
+
+    def _positive(self, keyword: str, value: int | None) -> int | None:
+        """A ``go`` limit that must be positive; a bad one is dropped (the GUI still gets its
+        ``bestmove``)."""
+        if value is not None and value < 1:
+            self._say(f"go: {keyword} must be at least 1, got {value}; ignored")
+            return None
+        return value
+
+    def _perft(self, board: Board, depth: int) -> None:
+        if not 1 <= depth <= _MAX_PERFT_DEPTH:
+            raise _CommandError(f"go perft: depth must be in 1..{_MAX_PERFT_DEPTH}, got {depth}")
+        divided = board.perft_divide(depth)
+        for move, nodes in divided.items():
+            self.send(f"{move}: {nodes}")
+        self.send("")
+        self.send(f"Nodes searched: {sum(divided.values())}")
+
+    def _display(self, _args: list[str]) -> bool:
+        for line in str(self._board).splitlines():
+            self.send(line)
+        self.send("")
+        self.send(f"Fen: {self._board.fen()}")
+        self.send(f"Key: {self._board.zobrist_hash():016X}")
+        checkers = " ".join(sorted(_square_name(sq) for sq in self._board.checkers()))
+        self.send(f"Checkers: {checkers}")
+        return True
+
+    def _bench(self, args: list[str]) -> bool:
+        depth = _integer("bench", args[0]) if args else None
+        self._finish_search()
+        for line in bench_lines(depth):
+            self.send(line)
+        return True
+
+
+def _square_name(square: int) -> str:
+    return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+def bench_lines(depth: int | None = None) -> list[str]:
+    """Runs the engine's bench and returns its report lines (``Nodes searched: N`` is the
+    search's signature).
+
+    :raises: :exc:`ValueError` for a depth out of range.
+    """
+    if depth is not None and not 1 <= depth <= _MAX_BENCH_DEPTH:
+        raise _CommandError(f"bench: depth must be in 1..{_MAX_BENCH_DEPTH}, got {depth}")
+    nodes, seconds, nps = bench() if depth is None else bench(depth)
+    return [
+        f"Total time (ms) : {round(seconds * 1000)}",
+        f"Nodes searched  : {nodes}",
+        f"Nodes/second    : {nps}",
+    ]
+
+
+def main() -> int:
+    """The ``pychess-rs-uci`` command: a UCI engine on stdin/stdout."""
+    try:
+        return UciSession(sys.stdin.buffer, sys.stdout).run()
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+//! Every search tunable in one place.
+//!
+//! Naming glossary (the words the constants below are built from):
+//! - `*_MARGIN`: a score distance in centipawns, usually multiplied by the remaining depth
+//!   ("prune when the static evaluation is this far beyond the bound").
+//! - `*_THRESHOLD`: a value a quantity must reach before a technique applies.
+//! - `*_LOWER_LIMIT` / `*_UPPER_LIMIT`: the depth (plies) range in which a technique applies.
+//! - `*_FACTOR` / `*_DIVISOR`: scale factors of a formula, fixed point where named so.
+//! - `*_BONUS` / `*_MALUS`: history or ordering increments.
+//!
+//! Score constants: `MATE` is the score of delivering mate at the root; a mate found `n` plies
+//! from the root scores `MATE - n`, so every score at or beyond `MATE_BOUND` (in absolute
+//! value) is a mate score. `INFINITY` is outside every real score.
+//!
+//! Provenance: hand-set starting values (November 2026) from common published practice, not
+//! yet tuned by matches; a change here must be accepted by an SPRT match and quote `bench`.
+
+/// The deepest ply the search reaches (stacks are sized by it).
+pub const MAX_PLY: usize = 128;
+/// Deepest iterative-deepening depth.
+pub const MAX_DEPTH: i32 = 100;
+
+/// Mate at the root (see the glossary).
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Above every score.
+pub const INFINITY: i32 = MATE + 1;
+/// The score of a drawn position.
+pub const DRAW: i32 = 0;
+
+/// Piece values for move ordering, SEE and delta pruning (pawn, knight, bishop, rook, queen,
+/// king), indexed by `Role::index`.
+pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// Aspiration windows start at this depth ...
+pub const ASPIRATION_LOWER_LIMIT: i32 = 4;
+/// ... with this half-width around the previous score ...
+pub const ASPIRATION_MARGIN: i32 = 20;
+/// ... and widen by this factor (in 1/16ths) after each fail.
+pub const ASPIRATION_WIDEN_FACTOR: i32 = 24;
+
+/// Reverse futility pruning applies up to this depth ...
+pub const RFP_UPPER_LIMIT: i32 = 8;
+/// ... when the static eval beats beta by this much per ply.
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null-move pruning applies from this depth.
+pub const NMP_LOWER_LIMIT: i32 = 3;
+/// Base reduction of the null-move search.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// One more ply of reduction per this many plies of depth.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// One more ply of reduction per this many centipawns of eval above beta (at most 3).
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+
+/// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
+pub const IIR_LOWER_LIMIT: i32 = 4;
+
+/// Late move reductions apply from this depth ...
+pub const LMR_LOWER_LIMIT: i32 = 3;
+/// ... to moves after this many (plus one at PV nodes).
+pub const LMR_MOVE_THRESHOLD: usize = 2;
+/// Base of the reduction table, in 1/100 plies.
+pub const LMR_BASE: f64 = 0.75;
+/// Divisor of ln(depth)·ln(moves) in the reduction table.
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score worth one ply less (or more) reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+
+/// Late move pruning applies up to this depth: quiet moves beyond
+/// `LMP_BASE + depth * depth` (halved when not improving) are skipped.
+pub const LMP_UPPER_LIMIT: i32 = 8;
+/// See [`LMP_UPPER_LIMIT`].
+pub const LMP_BASE: usize = 3;
+
+/// Futility pruning of quiet moves applies up to this depth ...
+pub const FP_UPPER_LIMIT: i32 = 8;
+/// ... when static eval + base + margin·depth cannot reach alpha.
+pub const FP_BASE: i32 = 90;
+/// See [`FP_BASE`].
+pub const FP_MARGIN: i32 = 100;
+
+/// SEE pruning in the main search applies up to this depth ...
+pub const SEE_PRUNE_UPPER_LIMIT: i32 = 8;
+/// ... to quiet moves losing more than this per ply ...
+pub const SEE_QUIET_MARGIN: i32 = 60;
+/// ... and captures losing more than this per ply squared.
+pub const SEE_CAPTURE_MARGIN: i32 = 20;
+
+/// Quiescence delta pruning: skip a capture when even winning the victim plus this cannot
+/// reach alpha.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// The largest magnitude a history entry reaches (gravity keeps it inside).
+pub const HISTORY_LIMIT: i32 = 16_384;
+/// History bonus per depth squared, capped by [`HISTORY_BONUS_LIMIT`].
+pub const HISTORY_BONUS_FACTOR: i32 = 32;
+/// See [`HISTORY_BONUS_FACTOR`].
+pub const HISTORY_BONUS_LIMIT: i32 = 1_600;
+
+/// Check the clock and the stop flag every this many nodes (a power of two minus one mask).
+pub const CLOCK_CHECK_MASK: u64 = 1023;
+
+/// Moves assumed to remain in sudden death when `movestogo` is not given.
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Never plan for more moves to go than this.
+pub const MOVES_TO_GO_UPPER_LIMIT: u32 = 50;
+/// Share of the increment added to the soft budget, in percent.
+pub const INCREMENT_SHARE: u32 = 75;
+/// The hard budget is at most this many soft budgets ...
+pub const HARD_BUDGET_FACTOR: u32 = 4;
+/// ... and at most this percentage of the usable clock.
+pub const HARD_BUDGET_SHARE: u32 = 35;
+/// Time kept in reserve on top of the move overhead, in percent of the clock ...
+pub const RESERVE_SHARE: u32 = 5;
+/// ... but at most this many milliseconds.
+pub const RESERVE_UPPER_LIMIT_MS: u64 = 200;
