@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import pychess_rs as chess
+import pychess_rs
 from pychess_rs import Cp, Engine, Limit, Mate, MateGiven, PovScore
 from pychess_rs._core import SearchControl, Searcher, bench
 
@@ -26,7 +26,7 @@ def engine() -> Engine:
     return Engine(hash_mb=8)
 
 
-def assert_legal(board: chess.Board, move: chess.Move | None) -> None:
+def assert_legal(board: pychess_rs.Board, move: pychess_rs.Move | None) -> None:
     assert move is not None
     assert move in board.legal_moves
 
@@ -49,12 +49,12 @@ def test_score_order_and_negation() -> None:
 
 
 def test_pov_score() -> None:
-    score = PovScore(Cp(40), chess.BLACK)
+    score = PovScore(Cp(40), pychess_rs.BLACK)
     assert score.relative == Cp(40)
     assert score.black() == Cp(40)
     assert score.white() == Cp(-40)
-    assert score.pov(chess.WHITE) == Cp(-40)
-    assert PovScore(Mate(2), chess.WHITE) == PovScore(Mate(-2), chess.BLACK)
+    assert score.pov(pychess_rs.WHITE) == Cp(-40)
+    assert PovScore(Mate(2), pychess_rs.WHITE) == PovScore(Mate(-2), pychess_rs.BLACK)
     assert repr(score) == "PovScore(Cp(+40), BLACK)"
 
 
@@ -74,7 +74,7 @@ def test_pov_score() -> None:
     ids=["depth", "nodes", "time", "clock-inc", "movestogo", "combined"],
 )
 def test_play_with_each_limit(engine: Engine, limit: Limit) -> None:
-    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    board = pychess_rs.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     start = time.monotonic()
     result = engine.play(board, limit)
     assert time.monotonic() - start < 3
@@ -86,7 +86,7 @@ def test_play_with_each_limit(engine: Engine, limit: Limit) -> None:
 
 
 def test_depth_and_nodes_are_respected(engine: Engine) -> None:
-    board = chess.Board()
+    board = pychess_rs.Board()
     assert engine.analyse(board, Limit(depth=3))["depth"] == 3
     info = engine.analyse(board, Limit(nodes=500))
     assert info["nodes"] <= 500 + 200  # node checks are batched
@@ -94,13 +94,13 @@ def test_depth_and_nodes_are_respected(engine: Engine) -> None:
 
 def test_time_limit_is_respected(engine: Engine) -> None:
     start = time.monotonic()
-    engine.play(chess.Board(), Limit(time=0.2))
+    engine.play(pychess_rs.Board(), Limit(time=0.2))
     assert 0.1 < time.monotonic() - start < 2.0  # generous: the machine may be busy
 
 
 @pytest.mark.parametrize(("fen", "moves"), [(MATE_IN_2, 2), (MATE_IN_2_BLACK, 2), (MATE_IN_3, 3)])
 def test_mate_in_n(engine: Engine, fen: str, moves: int) -> None:
-    board = chess.Board(fen)
+    board = pychess_rs.Board(fen)
     info = engine.analyse(board, Limit(mate=moves, time=5))
     assert info["score"].relative == Mate(moves)
     assert info["score"].pov(board.turn) == Mate(moves)
@@ -112,13 +112,13 @@ def test_mate_in_n(engine: Engine, fen: str, moves: int) -> None:
 
 @pytest.mark.parametrize("fen", [CHECKMATED, STALEMATED])
 def test_no_legal_move(engine: Engine, fen: str) -> None:
-    result = engine.play(chess.Board(fen), Limit(depth=3))
+    result = engine.play(pychess_rs.Board(fen), Limit(depth=3))
     assert result.move is None
     assert result.ponder is None
 
 
 def test_multipv(engine: Engine) -> None:
-    board = chess.Board()
+    board = pychess_rs.Board()
     infos = engine.analyse(board, Limit(depth=4), multipv=3)
     assert [info["multipv"] for info in infos] == [1, 2, 3]
     firsts = [info["pv"][0] for info in infos]
@@ -130,35 +130,35 @@ def test_multipv(engine: Engine) -> None:
 
 
 def test_root_moves(engine: Engine) -> None:
-    board = chess.Board()
-    only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]
+    board = pychess_rs.Board()
+    only = [pychess_rs.Move.from_uci("a2a3"), pychess_rs.Move.from_uci("h2h3")]
     for _ in range(2):
         assert engine.play(board, Limit(depth=3), root_moves=only).move in only
-    with pytest.raises(chess.IllegalMoveError):
-        engine.play(board, Limit(depth=1), root_moves=[chess.Move.from_uci("e2e5")])
+    with pytest.raises(pychess_rs.IllegalMoveError):
+        engine.play(board, Limit(depth=1), root_moves=[pychess_rs.Move.from_uci("e2e5")])
 
 
 def test_history_counts_for_repetition(engine: Engine) -> None:
     # Queen against king: a1a2 would repeat a position for the third time (a draw), a1b1
     # keeps the win. Only the move stack tells them apart.
-    board = chess.Board("6k1/8/8/8/8/8/8/Q5K1 w - - 0 1")
+    board = pychess_rs.Board("6k1/8/8/8/8/8/8/Q5K1 w - - 0 1")
     for uci in ["a1a2", "g8h8", "a2a1", "h8g8"] * 2:
         board.push_uci(uci)
-    choices = [chess.Move.from_uci("a1a2"), chess.Move.from_uci("a1b1")]
+    choices = [pychess_rs.Move.from_uci("a1a2"), pychess_rs.Move.from_uci("a1b1")]
     result = engine.play(board, Limit(depth=6), root_moves=choices)
-    assert result.move == chess.Move.from_uci("a1b1")
+    assert result.move == pychess_rs.Move.from_uci("a1b1")
     assert result.info["score"].relative > Cp(300)
     drawn = engine.analyse(board, Limit(depth=6), root_moves=choices[:1])
     assert drawn["score"].relative == Cp(0)
     # Without the history, the queen move that repeats is as good as any other.
-    fresh = chess.Board(board.fen())
+    fresh = pychess_rs.Board(board.fen())
     repeat = engine.analyse(fresh, Limit(depth=6), root_moves=choices[:1])
     assert repeat["score"].relative > Cp(300)
 
 
 def test_chess960_castling(engine: Engine) -> None:
     # The king on f1: castling short is f1h1 (king takes rook), f1g1 is a plain king move.
-    board = chess.Board(CHESS960, chess960=True)
+    board = pychess_rs.Board(CHESS960, chess960=True)
     castle = board.parse_uci("f1h1")
     assert board.is_castling(castle)
     result = engine.play(board, Limit(depth=2), root_moves=[castle])
@@ -167,8 +167,8 @@ def test_chess960_castling(engine: Engine) -> None:
 
 
 def test_info_callback_and_fields(engine: Engine) -> None:
-    seen: list[chess.InfoDict] = []
-    info = engine.analyse(chess.Board(), Limit(depth=5), on_info=seen.append)
+    seen: list[pychess_rs.InfoDict] = []
+    info = engine.analyse(pychess_rs.Board(), Limit(depth=5), on_info=seen.append)
     assert [i["depth"] for i in seen if i["multipv"] == 1][-1] == 5
     for key in ("score", "pv", "depth", "seldepth", "nodes", "nps", "hashfull", "time"):
         assert key in info
@@ -177,12 +177,12 @@ def test_info_callback_and_fields(engine: Engine) -> None:
 
 
 def test_callback_error_stops_and_propagates(engine: Engine) -> None:
-    def boom(_info: chess.InfoDict) -> None:
+    def boom(_info: pychess_rs.InfoDict) -> None:
         raise KeyError("from the callback")
 
     start = time.monotonic()
     with pytest.raises(KeyError, match="from the callback"):
-        engine.analyse(chess.Board(), Limit(), on_info=boom)  # infinite until the error
+        engine.analyse(pychess_rs.Board(), Limit(), on_info=boom)  # infinite until the error
     assert time.monotonic() - start < 2
 
 
@@ -201,7 +201,7 @@ def run_in_thread(function: object) -> tuple[threading.Thread, list[object]]:
 
 
 def test_stop_infinite_analysis_from_another_thread(engine: Engine) -> None:
-    board = chess.Board()
+    board = pychess_rs.Board()
     started = threading.Event()
     thread, out = run_in_thread(
         lambda: engine.analyse(board, Limit(), on_info=lambda _i: started.set())
@@ -218,7 +218,7 @@ def test_stop_infinite_analysis_from_another_thread(engine: Engine) -> None:
 
 
 def test_ponder_waits_for_ponderhit(engine: Engine) -> None:
-    board = chess.Board()
+    board = pychess_rs.Board()
     started = threading.Event()
     thread, out = run_in_thread(
         lambda: engine.play(
@@ -232,7 +232,7 @@ def test_ponder_waits_for_ponderhit(engine: Engine) -> None:
     thread.join(5)
     assert not thread.is_alive()
     result = out[0]
-    assert isinstance(result, chess.PlayResult)
+    assert isinstance(result, pychess_rs.PlayResult)
     assert_legal(board, result.move)
 
 
@@ -245,18 +245,18 @@ def test_ctrl_c_stops_a_search_in_the_main_thread(engine: Engine) -> None:
     start = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt):
-            engine.analyse(chess.Board(), Limit())  # until stopped
+            engine.analyse(pychess_rs.Board(), Limit())  # until stopped
     finally:
         timer.cancel()
         watchdog.cancel()
     assert time.monotonic() - start < 2
-    assert_legal(chess.Board(), engine.play(chess.Board(), Limit(depth=2)).move)
+    assert_legal(pychess_rs.Board(), engine.play(pychess_rs.Board(), Limit(depth=2)).move)
 
 
 def test_stop_when_idle_is_harmless(engine: Engine) -> None:
     engine.stop()
     engine.ponderhit()
-    assert_legal(chess.Board(), engine.play(chess.Board(), Limit(depth=1)).move)
+    assert_legal(pychess_rs.Board(), engine.play(pychess_rs.Board(), Limit(depth=1)).move)
 
 
 def test_searcher_is_shared_between_threads() -> None:
@@ -264,21 +264,21 @@ def test_searcher_is_shared_between_threads() -> None:
     results: list[object] = []
 
     def search() -> None:
-        results.append(searcher.search(chess.Board(), depth=4).best)
+        results.append(searcher.search(pychess_rs.Board(), depth=4).best)
 
     threads = [threading.Thread(target=search) for _ in range(3)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(20)
-    assert len(results) == 3 and all(r in chess.Board().legal_moves for r in results)
+    assert len(results) == 3 and all(r in pychess_rs.Board().legal_moves for r in results)
 
 
 def test_stopped_control_still_gives_a_move() -> None:
     control = SearchControl()
     control.stop()
-    result = Searcher(hash_mb=1).search(chess.Board(), infinite=True, control=control)
-    assert result.best in chess.Board().legal_moves
+    result = Searcher(hash_mb=1).search(pychess_rs.Board(), infinite=True, control=control)
+    assert result.best in pychess_rs.Board().legal_moves
 
 
 # ---- options and bad input --------------------------------------------------------------------
@@ -293,7 +293,7 @@ def test_options_and_configure() -> None:
     engine.configure(limit_elo=None)
     assert engine.options["limit_elo"] is None
     engine.clear()
-    assert_legal(chess.Board(), engine.play(chess.Board(), Limit(depth=2)).move)
+    assert_legal(pychess_rs.Board(), engine.play(pychess_rs.Board(), Limit(depth=2)).move)
 
 
 @pytest.mark.parametrize(
@@ -309,7 +309,7 @@ def test_options_and_configure() -> None:
     ],
 )
 def test_bad_options(options: dict[str, object], message: str) -> None:
-    with pytest.raises(chess.EngineOptionError, match=message):
+    with pytest.raises(pychess_rs.EngineOptionError, match=message):
         Engine(**options)  # type: ignore[arg-type]
     engine = Engine(hash_mb=1)
     with pytest.raises(ValueError, match=message):
@@ -330,26 +330,26 @@ def test_bad_options(options: dict[str, object], message: str) -> None:
     ],
 )
 def test_bad_limits(engine: Engine, limit: Limit) -> None:
-    with pytest.raises(chess.LimitError):
-        engine.play(chess.Board(), limit)
+    with pytest.raises(pychess_rs.LimitError):
+        engine.play(pychess_rs.Board(), limit)
 
 
 def test_bad_arguments(engine: Engine) -> None:
-    with pytest.raises(chess.LimitError):
-        engine.play(chess.Board(), {"depth": 3})  # type: ignore[arg-type]
+    with pytest.raises(pychess_rs.LimitError):
+        engine.play(pychess_rs.Board(), {"depth": 3})  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         engine.play("startpos", Limit(depth=1))  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        Searcher(hash_mb=1).search(chess.Board(), movetime=-0.5)
+        Searcher(hash_mb=1).search(pychess_rs.Board(), movetime=-0.5)
     with pytest.raises(TypeError):
-        Searcher(hash_mb=1).search(chess.Board(), depth=1, searchmoves=["e2e4"])  # type: ignore[list-item]
+        Searcher(hash_mb=1).search(pychess_rs.Board(), depth=1, searchmoves=["e2e4"])  # type: ignore[list-item]
 
 
 def test_invalid_position_is_refused(engine: Engine) -> None:
-    board = chess.Board()
+    board = pychess_rs.Board()
     for uci in ["e2e4", "d7d5", "f1b5"]:
         board.push_uci(uci)
-    board.push(chess.Move.null())  # Black passes while in check
+    board.push(pychess_rs.Move.null())  # Black passes while in check
     with pytest.raises(ValueError, match="side not to move is in check"):
         engine.play(board, Limit(depth=3))
     board.pop()

@@ -3,8 +3,8 @@
 The matches are played between tiny UCI engines written below as a Python script (run with
 ``sys.executable``, using python-chess): one plays random legal moves, the others misbehave on
 purpose at a given move (illegal move, crash, sleep past the time, hang, no move), so every
-failure kind is counted. No real engine is needed. ``tools/`` is on ``sys.path`` (conftest),
-so ``match`` is the package ``tools/match/``.
+failure kind is counted. No real engine is needed. ``tools/`` is on ``sys.path`` (pyproject's
+pytest ``pythonpath``), so ``match`` is the package ``tools/match/``.
 """
 
 from __future__ import annotations

@@ -362,8 +362,9 @@ def load_epd_positions(
 ) -> list[tuple[str, bool, str]]:
     """``(fen, chess960, "file:line")`` for every position of ``data_dir/*.epd``.
 
-    The files are read by the perft suites' reader (``pychess_rs.perft_cli.load_suite``), which
-    takes a plain list of FENs too.
+    Perft suites and plain FEN lists are read by the perft suites' reader
+    (``pychess_rs.perft_cli.load_suite``); a file it rejects is EPD with operations (such as
+    ``wac.epd``), read by python-chess.
     """
     # Imported here, not at the top, so that this package imports without a built pychess_rs.
     from pychess_rs.perft_cli import load_suite
@@ -373,9 +374,28 @@ def load_epd_positions(
         chess960 = "960" in path.name
         if only_chess960 and not chess960:
             continue
-        for entry in load_suite(path):
-            positions.append((entry.fen, chess960, f"{path.name}:{entry.lineno}"))
+        try:
+            entries = [(entry.fen, entry.lineno) for entry in load_suite(path)]
+        except ValueError:
+            entries = _epd_positions(path, chess960)
+        positions += [(fen, chess960, f"{path.name}:{lineno}") for fen, lineno in entries]
     return positions
+
+
+def _epd_positions(path: Path, chess960: bool) -> list[tuple[str, int]]:
+    """``(fen, line number)`` of an EPD file; a line python-chess cannot read is kept as it is
+    (the FEN acceptance contract is checked on it)."""
+    entries = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            fen = chess.Board.from_epd(text, chess960=chess960)[0].fen()
+        except ValueError:
+            fen = text
+        entries.append((fen, lineno))
+    return entries
 
 
 # --------------------------------------------------------------------------------------------
