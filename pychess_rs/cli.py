@@ -57,7 +57,7 @@ def _add_fuzz(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "fuzz",
         help="differential fuzzing against python-chess (needs a source checkout)",
-        description="Forwards its arguments to tools/fuzz_diff; try `pychess-rs fuzz --help`.",
+        description="Forwards its arguments to tools/fuzz_diff.py; try `pychess-rs fuzz --help`.",
         add_help=False,
         prefix_chars="\0",
     )

@@ -1,9 +1,9 @@
 """A short fixed-seed differential campaign: pychess_rs against python-chess, one test per source.
 
-Runs ``tools/fuzz_diff`` through its importable API (a few thousand positions in all, every
+Runs ``tools/fuzz_diff/`` through its importable API (a few thousand positions in all, every
 legal move of every position checked) and asserts zero mismatches, so a failure names its source
 and prints the reproducers. The long campaign is the command line tool itself, e.g.
-``python tools/fuzz_diff --seed 1 --positions 1000000``.
+``tools/fuzz_diff.py --seed 1 --positions 1000000``.
 
 The last tests check the fuzzer itself with python-chess posing as pychess_rs: no mismatch when
 the two agree, and a deliberately wrong SAN or FEN acceptance is caught and saved.

@@ -19,12 +19,13 @@ answers), shortened when a later start position reproduces it too, and saved as 
 reproducers. Runs are deterministic for a given ``--seed``, apart from where ``--minutes`` cuts
 them.
 
-Examples (from the repository root; ``pychess-rs fuzz ...`` is the same command)::
+Examples (``tools/fuzz_diff.py`` is the entry script; ``pychess-rs fuzz ...`` is the same
+command)::
 
-    python tools/fuzz_diff --seed 1 --positions 20000
-    python tools/fuzz_diff --seed 7 --minutes 30 --chess960
-    python tools/fuzz_diff --sources rare,placement --games 200
-    python tools/fuzz_diff --replay fuzz-failures/rare-san-s1-000001.json
+    tools/fuzz_diff.py --seed 1 --positions 20000
+    tools/fuzz_diff.py --seed 7 --minutes 30 --chess960
+    tools/fuzz_diff.py --sources rare,placement --games 200
+    tools/fuzz_diff.py --replay fuzz-failures/rare-san-s1-000001.json
 
 Exit status: 0 no mismatch, 1 mismatches found, 2 usage error or pychess_rs not importable.
 """

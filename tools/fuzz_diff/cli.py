@@ -1,4 +1,4 @@
-"""The command line: ``python tools/fuzz_diff ...`` or ``pychess-rs fuzz ...``."""
+"""The command line: ``tools/fuzz_diff.py ...`` or ``pychess-rs fuzz ...``."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def _parse_args(argv: Sequence[str] | None, prog: str | None) -> argparse.Namesp
     return args
 
 
-def main(argv: Sequence[str] | None = None, prog: str | None = "tools/fuzz_diff") -> int:
+def main(argv: Sequence[str] | None = None, prog: str | None = "fuzz_diff.py") -> int:
     """Run the fuzzer with ``argv`` (default: ``sys.argv[1:]``); return the exit status:
     0 no mismatch, 1 mismatches found, 2 usage error or pychess_rs not importable."""
     args = _parse_args(argv, prog)
