@@ -65,8 +65,8 @@ pub const LMR_MOVE_THRESHOLD: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 /// Divisor of ln(depth)·ln(moves) in the reduction table.
 pub const LMR_DIVISOR: f64 = 2.25;
-/// History score worth one ply less (or more) reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+/// History score (butterfly plus continuation) worth one ply less (or more) reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 12_288;
 
 /// Late move pruning applies up to this depth: quiet moves beyond
 /// `LMP_BASE + depth * depth` (halved when not improving) are skipped.
@@ -114,5 +114,9 @@ pub const HARD_BUDGET_FACTOR: u32 = 4;
 pub const HARD_BUDGET_SHARE: u32 = 35;
 /// Time kept in reserve on top of the move overhead, in percent of the clock ...
 pub const RESERVE_SHARE: u32 = 5;
-/// ... but at most this many milliseconds.
+/// ... but at most this many milliseconds ...
 pub const RESERVE_UPPER_LIMIT_MS: u64 = 200;
+/// ... and at least a third of the clock up to this many milliseconds (a loaded machine
+/// can stall a process for 100 ms; matches at 2+0.02 on two shared cores lost on time
+/// with 50).
+pub const RESERVE_LOWER_LIMIT_MS: u64 = 100;
