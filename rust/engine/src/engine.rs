@@ -4,7 +4,9 @@
 use crate::api::{Bound, EngineOptions, Limits, SearchControl, SearchInfo, SearchResult};
 use crate::limits::TimeManager;
 use crate::movepick::{is_noisy, noisy_score, TT_MOVE_SCORE};
-use crate::params::{INFINITY, MATE, MAX_DEPTH};
+use crate::params::{
+    INFINITY, MATE, MAX_DEPTH, SCORE_DROP_THRESHOLD, SCORE_DROP_TIME_FACTOR, STABILITY_TIME_FACTORS,
+};
 use crate::search::{legal_prefix, Event, NodeLimits, OrderingTables, RootMove, Searcher, Shared};
 use crate::skill::{Skill, SKILL_MULTIPV};
 use crate::tt::TranspositionTable;
@@ -273,15 +275,16 @@ impl Engine {
                         // A best move that keeps changing earns more time, a settled one less.
                         // A falling score earns more time too: the position holds a surprise.
                         let score = s.root_moves[0].score;
-                        let falling = last_score.is_some_and(|last| score < last - 30);
+                        let falling =
+                            last_score.is_some_and(|last| score < last - SCORE_DROP_THRESHOLD);
                         last_score = Some(score);
-                        let scale = match stable_iterations {
-                            0 => 140,
-                            1 => 110,
-                            2..=4 => 90,
-                            _ => 70,
-                        } * if falling { 3 } else { 2 }
-                            / 2;
+                        let stability = STABILITY_TIME_FACTORS
+                            [(stable_iterations as usize).min(STABILITY_TIME_FACTORS.len() - 1)];
+                        let scale = if falling {
+                            stability * SCORE_DROP_TIME_FACTOR / 100
+                        } else {
+                            stability
+                        };
                         let time = s.time.as_mut().expect("the main thread has a clock");
                         time.update(control);
                         !time.soft_expired(scale)

@@ -14,9 +14,6 @@ use crate::tt::{TranspositionTable, TtBound};
 use pychess_core::{Bitboard, Board, Move, MoveList, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Moves picked best-first one at a time before the rest of the list is sorted at once.
-const PICK_ONE_BY_ONE: usize = 3;
-
 /// Marks "no static evaluation" (the side to move is in check).
 const EVAL_NONE: i32 = i32::MIN / 2;
 
@@ -913,8 +910,13 @@ impl<'a> Searcher<'a> {
                 score = -self.negamax(&child, child_key, -beta, -alpha, new_depth, 1);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_LOWER_LIMIT && move_count > 3 && quiet && !gives_check {
-                    reduction = (self.lmr[(depth as usize).min(63)][move_count.min(63)] - 1)
+                if depth >= LMR_LOWER_LIMIT
+                    && move_count > ROOT_LMR_MOVE_THRESHOLD
+                    && quiet
+                    && !gives_check
+                {
+                    reduction = (self.lmr[(depth as usize).min(63)][move_count.min(63)]
+                        - ROOT_LMR_RELIEF)
                         .clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
@@ -1069,7 +1071,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             // Helper threads spread over depths so they do not all duplicate the main thread.
-            depth += if self.id > 0 && self.id % 2 == 1 && depth > 2 {
+            depth += if self.id % 2 == 1 && depth >= HELPER_SKIP_LOWER_LIMIT {
                 2
             } else {
                 1
