@@ -4,8 +4,10 @@
 use crate::api::{Bound, EngineOptions, Limits, SearchControl, SearchInfo, SearchResult};
 use crate::limits::TimeManager;
 use crate::movepick::{is_noisy, noisy_score, TT_MOVE_SCORE};
-use crate::params::{INFINITY, MATE, MAX_DEPTH};
-use crate::search::{legal_prefix, Event, NodeLimits, RootMove, Searcher, Shared};
+use crate::params::{
+    INFINITY, MATE, MAX_DEPTH, SCORE_DROP_THRESHOLD, SCORE_DROP_TIME_FACTOR, STABILITY_TIME_FACTORS,
+};
+use crate::search::{legal_prefix, Event, NodeLimits, OrderingTables, RootMove, Searcher, Shared};
 use crate::skill::{Skill, SKILL_MULTIPV};
 use crate::tt::TranspositionTable;
 use pychess_core::{Board, Move};
@@ -20,6 +22,14 @@ pub const MAX_THREADS: usize = 256;
 pub struct Engine {
     options: EngineOptions,
     tt: TranspositionTable,
+    /// The main thread's move-ordering statistics, carried from one search to the next.
+    tables: Option<Box<OrderingTables>>,
+}
+
+impl std::fmt::Debug for OrderingTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OrderingTables")
+    }
 }
 
 /// A search's result plus the node count (all threads), for `bench`.
@@ -32,7 +42,11 @@ impl Engine {
     /// An engine with these options (allocates the hash table).
     pub fn new(options: EngineOptions) -> Engine {
         let tt = TranspositionTable::new(options.hash_mb);
-        Engine { options, tt }
+        Engine {
+            options,
+            tt,
+            tables: None,
+        }
     }
 
     /// The current options.
@@ -51,6 +65,7 @@ impl Engine {
     /// Forgets everything learnt (`ucinewgame`, `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.tables = None;
     }
 
     /// Searches `root`. `history` holds the Zobrist hashes (`Board::zobrist_hash`) of the
@@ -177,13 +192,22 @@ impl Engine {
         let mut fallback = root_moves[0].mv;
         let mut ponder_fallback = None;
 
+        let tables = self.tables.take().unwrap_or_else(OrderingTables::new);
+        let mut kept_tables = None;
         std::thread::scope(|scope| {
             for id in 1..threads {
                 let shared = &shared;
                 let moves = root_moves.clone();
                 scope.spawn(move || {
-                    let mut helper =
-                        Searcher::new(shared, id, root, history, moves, NodeLimits::default());
+                    let mut helper = Searcher::new(
+                        shared,
+                        id,
+                        root,
+                        history,
+                        moves,
+                        NodeLimits::default(),
+                        OrderingTables::new(),
+                    );
                     helper.iterate(root, max_depth, 1, &mut |_, _| true);
                 });
             }
@@ -195,6 +219,7 @@ impl Engine {
                 history,
                 root_moves,
                 NodeLimits { nodes: node_limit },
+                tables,
             );
             main.time = Some(TimeManager::new(
                 &time_limits,
@@ -203,6 +228,7 @@ impl Engine {
             ));
             let mut last_best: Option<Move> = None;
             let mut stable_iterations = 0u32;
+            let mut last_score: Option<i32> = None;
             main.iterate(
                 root,
                 max_depth,
@@ -247,11 +273,17 @@ impl Engine {
                             }
                         }
                         // A best move that keeps changing earns more time, a settled one less.
-                        let scale = match stable_iterations {
-                            0 => 140,
-                            1 => 110,
-                            2..=4 => 90,
-                            _ => 70,
+                        // A falling score earns more time too: the position holds a surprise.
+                        let score = s.root_moves[0].score;
+                        let falling =
+                            last_score.is_some_and(|last| score < last - SCORE_DROP_THRESHOLD);
+                        last_score = Some(score);
+                        let stability = STABILITY_TIME_FACTORS
+                            [(stable_iterations as usize).min(STABILITY_TIME_FACTORS.len() - 1)];
+                        let scale = if falling {
+                            stability * SCORE_DROP_TIME_FACTOR / 100
+                        } else {
+                            stability
                         };
                         let time = s.time.as_mut().expect("the main thread has a clock");
                         time.update(control);
@@ -280,7 +312,9 @@ impl Engine {
                 std::thread::sleep(Duration::from_millis(1));
             }
             shared.stop.store(true, Ordering::Relaxed);
+            kept_tables = Some(main.tables);
         });
+        self.tables = kept_tables;
 
         let nodes = shared.total_nodes();
         let seed = root.zobrist_hash();

@@ -5,7 +5,17 @@
 //! The public surface is the contract the bindings rely on:
 //! [`Engine`] (owns the transposition table and options), [`Limits`] (what `go` asks for),
 //! [`SearchControl`] (stop/ponderhit from another thread), [`SearchInfo`] (one `info` line)
-//! and [`SearchResult`] (best move, ponder move, final lines).
+//! and [`SearchResult`] (best move, ponder move, final lines), plus [`bench`] (the search's
+//! node-count signature) and [`search_speed`].
+//!
+//! Layout: `engine` drives one search (threads, reports, stopping rules, strength limiting
+//! through [`skill`]); `search` is the alpha-beta itself; `movepick` orders moves (SEE,
+//! MVV-LVA); `tt` is the lockless shared transposition table; `limits` turns clocks into time
+//! budgets; [`params`] holds every tunable; [`eval`] is the static evaluation.
+//!
+//! Threads: `EngineOptions::threads > 1` runs Lazy SMP: helper threads search the same root
+//! with the shared table (odd helpers skipping depths), the main thread alone reports and
+//! decides, and node counts add up over all threads.
 #![deny(missing_docs)]
 
 mod api;

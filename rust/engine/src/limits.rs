@@ -7,7 +7,7 @@
 use crate::api::{Limits, SearchControl};
 use crate::params::{
     DEFAULT_MOVES_TO_GO, HARD_BUDGET_FACTOR, HARD_BUDGET_SHARE, INCREMENT_SHARE,
-    MOVES_TO_GO_UPPER_LIMIT, RESERVE_SHARE, RESERVE_UPPER_LIMIT_MS,
+    MOVES_TO_GO_UPPER_LIMIT, RESERVE_LOWER_LIMIT_MS, RESERVE_SHARE, RESERVE_UPPER_LIMIT_MS,
 };
 use std::time::{Duration, Instant};
 
@@ -37,7 +37,11 @@ pub(crate) fn clock_budgets(
     const CAP_MS: u128 = 365 * 24 * 3600 * 1000;
     let left = time_left.as_millis().min(CAP_MS) as u64;
     let inc = increment.as_millis().min(CAP_MS) as u64;
-    let reserve = (left * u64::from(RESERVE_SHARE) / 100).min(RESERVE_UPPER_LIMIT_MS);
+    // Low on time, a scheduling hiccup is a larger share of what is left: keep a third
+    // (up to RESERVE_LOWER_LIMIT_MS) back whatever the percentage says.
+    let reserve = (left * u64::from(RESERVE_SHARE) / 100)
+        .min(RESERVE_UPPER_LIMIT_MS)
+        .max((left / 3).min(RESERVE_LOWER_LIMIT_MS));
     let usable = left.saturating_sub(overhead_ms + reserve).max(1);
     let mtg = u64::from(
         moves_to_go

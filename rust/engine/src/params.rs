@@ -12,6 +12,8 @@
 //! from the root scores `MATE - n`, so every score at or beyond `MATE_BOUND` (in absolute
 //! value) is a mate score. `INFINITY` is outside every real score.
 //!
+//! Strength limiting has its own table (`ELO_FOR_SKILL`) in `skill.rs`.
+//!
 //! Provenance: hand-set starting values (November 2026) from common published practice, not
 //! yet tuned by matches; a change here must be accepted by an SPRT match and quote `bench`.
 
@@ -65,8 +67,20 @@ pub const LMR_MOVE_THRESHOLD: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 /// Divisor of ln(depth)·ln(moves) in the reduction table.
 pub const LMR_DIVISOR: f64 = 2.25;
-/// History score worth one ply less (or more) reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+/// History score (butterfly plus continuation) worth one ply less (or more) reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 12_288;
+
+/// At the root, late quiet moves after this many are reduced ...
+pub const ROOT_LMR_MOVE_THRESHOLD: usize = 3;
+/// ... by one ply less than the table says.
+pub const ROOT_LMR_RELIEF: i32 = 1;
+
+/// Moves picked best-first one at a time before the rest of the list is sorted at once.
+pub const PICK_ONE_BY_ONE: usize = 3;
+
+/// Lazy SMP: odd-numbered helper threads go two plies at a time from this depth, so the
+/// helpers do not all search the main thread's depth.
+pub const HELPER_SKIP_LOWER_LIMIT: i32 = 3;
 
 /// Late move pruning applies up to this depth: quiet moves beyond
 /// `LMP_BASE + depth * depth` (halved when not improving) are skipped.
@@ -99,6 +113,14 @@ pub const HISTORY_BONUS_FACTOR: i32 = 32;
 /// See [`HISTORY_BONUS_FACTOR`].
 pub const HISTORY_BONUS_LIMIT: i32 = 1_600;
 
+/// Soft-budget scale in percent by how many iterations in a row kept the best move
+/// (0, 1, 2, 3, 4, 5 or more).
+pub const STABILITY_TIME_FACTORS: [u32; 6] = [140, 110, 90, 90, 90, 70];
+/// A root score this far below the previous iteration's ...
+pub const SCORE_DROP_THRESHOLD: i32 = 30;
+/// ... stretches the soft budget by this percentage.
+pub const SCORE_DROP_TIME_FACTOR: u32 = 150;
+
 /// Check the clock and the stop flag every this many nodes (a power of two minus one mask).
 pub const CLOCK_CHECK_MASK: u64 = 1023;
 
@@ -114,5 +136,9 @@ pub const HARD_BUDGET_FACTOR: u32 = 4;
 pub const HARD_BUDGET_SHARE: u32 = 35;
 /// Time kept in reserve on top of the move overhead, in percent of the clock ...
 pub const RESERVE_SHARE: u32 = 5;
-/// ... but at most this many milliseconds.
+/// ... but at most this many milliseconds ...
 pub const RESERVE_UPPER_LIMIT_MS: u64 = 200;
+/// ... and at least a third of the clock up to this many milliseconds (a loaded machine
+/// can stall a process for 100 ms; matches at 2+0.02 on two shared cores lost on time
+/// with 50).
+pub const RESERVE_LOWER_LIMIT_MS: u64 = 100;

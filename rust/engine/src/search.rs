@@ -14,9 +14,6 @@ use crate::tt::{TranspositionTable, TtBound};
 use pychess_core::{Bitboard, Board, Move, MoveList, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Moves picked best-first one at a time before the rest of the list is sorted at once.
-const PICK_ONE_BY_ONE: usize = 3;
-
 /// Marks "no static evaluation" (the side to move is in check).
 const EVAL_NONE: i32 = i32::MIN / 2;
 
@@ -54,6 +51,28 @@ pub(crate) struct RootMove {
     pub seldepth: usize,
 }
 
+/// What move ordering learns as it searches: history tables and countermoves.
+pub(crate) struct OrderingTables {
+    /// Quiet-move history, `[colour][from][to]`.
+    history: Vec<[[i32; 64]; 64]>,
+    /// Continuation history: how good a quiet move (`piece * 64 + to`, the column) was as a
+    /// reply one or two plies after another move (the row, same encoding).
+    continuation: Vec<[i32; 768]>,
+    /// The reply that refuted a move last time, `[from][to]` of that move.
+    countermoves: Vec<[Option<Move>; 64]>,
+}
+
+impl OrderingTables {
+    /// Empty tables.
+    pub fn new() -> Box<OrderingTables> {
+        Box::new(OrderingTables {
+            history: vec![[[0; 64]; 64]; 2],
+            continuation: vec![[0; 768]; 768],
+            countermoves: vec![[None; 64]; 64],
+        })
+    }
+}
+
 /// Per-ply search state.
 #[derive(Copy, Clone)]
 struct Frame {
@@ -61,6 +80,9 @@ struct Frame {
     eval: i32,
     /// The move played from this ply (`Some(Move::NULL)` for a null move).
     played: Option<Move>,
+    /// `piece * 64 + to` of the move played from this ply (continuation-history row), or
+    /// `None` after a null move.
+    piece_to: Option<usize>,
     /// Quiet moves that caused beta cutoffs at this ply.
     killers: [Option<Move>; 2],
 }
@@ -104,10 +126,8 @@ pub(crate) struct Searcher<'a> {
     /// across a null move).
     null_floor: usize,
     stack: Vec<Frame>,
-    /// Quiet-move history, `[colour][from][to]`.
-    history: Vec<[[i32; 64]; 64]>,
-    /// The reply that refuted a move last time, `[from][to]` of that move.
-    countermoves: Vec<[Option<Move>; 64]>,
+    /// Move-ordering statistics (kept by the engine between searches for the main thread).
+    pub tables: Box<OrderingTables>,
     /// Triangular PV table: `pv[ply][ply..pv_len[ply]]` is the line from `ply`.
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -167,6 +187,7 @@ impl<'a> Searcher<'a> {
         history: &[u64],
         root_moves: Vec<RootMove>,
         node_limits: NodeLimits,
+        tables: Box<OrderingTables>,
     ) -> Searcher<'a> {
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
         keys.extend_from_slice(history);
@@ -193,12 +214,12 @@ impl<'a> Searcher<'a> {
                 Frame {
                     eval: EVAL_NONE,
                     played: None,
+                    piece_to: None,
                     killers: [None; 2],
                 };
                 MAX_PLY + 4
             ],
-            history: vec![[[0; 64]; 64]; 2],
-            countermoves: vec![[None; 64]; 64],
+            tables,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -287,7 +308,7 @@ impl<'a> Searcher<'a> {
         let counter = if ply > 0 {
             match self.stack[ply - 1].played {
                 Some(prev) if !prev.is_null() => {
-                    self.countermoves[prev.from.index()][prev.to.index()]
+                    self.tables.countermoves[prev.from.index()][prev.to.index()]
                 }
                 _ => None,
             }
@@ -295,6 +316,7 @@ impl<'a> Searcher<'a> {
             None
         };
         let colour = board.turn().index();
+        let rows = self.continuation_rows(ply);
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = if Some(m) == tt_move {
                 TT_MOVE_SCORE
@@ -307,9 +329,46 @@ impl<'a> Searcher<'a> {
             } else if Some(m) == counter {
                 KILLER_SCORE - 2
             } else {
-                self.history[colour][m.from.index()][m.to.index()]
+                self.quiet_history(board, colour, rows, m)
             };
         }
+    }
+
+    /// The continuation-history rows of the moves one and two plies before `ply`.
+    #[inline]
+    fn continuation_rows(&self, ply: usize) -> [Option<usize>; 2] {
+        let row = |back: usize| {
+            if ply >= back {
+                self.stack[ply - back].piece_to
+            } else {
+                None
+            }
+        };
+        [row(1), row(2)]
+    }
+
+    /// `piece * 64 + to` of `m` in `board`.
+    #[inline]
+    fn piece_to(board: &Board, m: Move) -> usize {
+        let role = board.role_at(m.from).map_or(0, |r| r.index());
+        (board.turn().index() * 6 + role) * 64 + m.to.index()
+    }
+
+    /// The history score of a quiet move: butterfly plus both continuation histories.
+    #[inline]
+    fn quiet_history(
+        &self,
+        board: &Board,
+        colour: usize,
+        rows: [Option<usize>; 2],
+        m: Move,
+    ) -> i32 {
+        let column = Self::piece_to(board, m);
+        let mut score = self.tables.history[colour][m.from.index()][m.to.index()];
+        for row in rows.into_iter().flatten() {
+            score += self.tables.continuation[row][column];
+        }
+        score
     }
 
     /// Moves the best-scored move of `moves[start..]` to `start` and returns it.
@@ -341,10 +400,22 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn update_history(&mut self, colour: usize, m: Move, bonus: i32) {
-        let entry = &mut self.history[colour][m.from.index()][m.to.index()];
-        // Gravity: the entry moves toward +-HISTORY_LIMIT ever more slowly, so it stays bounded.
+    /// Gravity: the entry moves toward +-HISTORY_LIMIT ever more slowly, so it stays bounded.
+    #[inline]
+    fn apply_bonus(entry: &mut i32, bonus: i32) {
         *entry += bonus - *entry * bonus.abs() / HISTORY_LIMIT;
+    }
+
+    fn update_history(&mut self, board: &Board, rows: [Option<usize>; 2], m: Move, bonus: i32) {
+        let colour = board.turn().index();
+        Self::apply_bonus(
+            &mut self.tables.history[colour][m.from.index()][m.to.index()],
+            bonus,
+        );
+        let column = Self::piece_to(board, m);
+        for row in rows.into_iter().flatten() {
+            Self::apply_bonus(&mut self.tables.continuation[row][column], bonus);
+        }
     }
 
     /// A quiet move caused a beta cutoff: reward it, punish the quiets tried before it.
@@ -364,16 +435,16 @@ impl<'a> Searcher<'a> {
         if ply > 0 {
             if let Some(prev) = self.stack[ply - 1].played {
                 if !prev.is_null() {
-                    self.countermoves[prev.from.index()][prev.to.index()] = Some(m);
+                    self.tables.countermoves[prev.from.index()][prev.to.index()] = Some(m);
                 }
             }
         }
         let bonus = (HISTORY_BONUS_FACTOR * depth * depth).min(HISTORY_BONUS_LIMIT);
-        let colour = board.turn().index();
-        self.update_history(colour, m, bonus);
+        let rows = self.continuation_rows(ply);
+        self.update_history(board, rows, m, bonus);
         for &other in tried {
             if other != m {
-                self.update_history(colour, other, -bonus);
+                self.update_history(board, rows, other, -bonus);
             }
         }
     }
@@ -626,6 +697,7 @@ impl<'a> Searcher<'a> {
                 let child = board.after(Move::NULL);
                 let child_key = child.zobrist_hash();
                 self.stack[ply].played = Some(Move::NULL);
+                self.stack[ply].piece_to = None;
                 let saved_floor = self.null_floor;
                 self.null_floor = self.keys.len();
                 self.keys.push(child_key);
@@ -669,7 +741,6 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let old_alpha = alpha;
         let mut move_count = 0;
-        let colour = board.turn().index();
         for i in 0..len {
             // The first moves usually decide a cutoff: pick them one at a time; if none did,
             // this is likely an all-node, and sorting the rest once is cheaper.
@@ -718,6 +789,7 @@ impl<'a> Searcher<'a> {
             let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + extension;
             self.stack[ply].played = Some(m);
+            self.stack[ply].piece_to = Some(Self::piece_to(board, m));
             self.keys.push(child_key);
 
             let mut score;
@@ -734,9 +806,11 @@ impl<'a> Searcher<'a> {
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     if quiet {
-                        reduction -= i32::from(order_score >= KILLER_SCORE - 2);
-                        reduction -= self.history[colour][m.from.index()][m.to.index()]
-                            / LMR_HISTORY_DIVISOR;
+                        if order_score >= KILLER_SCORE - 2 {
+                            reduction -= 1;
+                        } else {
+                            reduction -= order_score / LMR_HISTORY_DIVISOR;
+                        }
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -828,6 +902,7 @@ impl<'a> Searcher<'a> {
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             self.stack[0].played = Some(m);
+            self.stack[0].piece_to = Some(Self::piece_to(board, m));
             self.keys.push(child_key);
             self.seldepth = 0;
             let mut score;
@@ -835,8 +910,13 @@ impl<'a> Searcher<'a> {
                 score = -self.negamax(&child, child_key, -beta, -alpha, new_depth, 1);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_LOWER_LIMIT && move_count > 3 && quiet && !gives_check {
-                    reduction = (self.lmr[(depth as usize).min(63)][move_count.min(63)] - 1)
+                if depth >= LMR_LOWER_LIMIT
+                    && move_count > ROOT_LMR_MOVE_THRESHOLD
+                    && quiet
+                    && !gives_check
+                {
+                    reduction = (self.lmr[(depth as usize).min(63)][move_count.min(63)]
+                        - ROOT_LMR_RELIEF)
                         .clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
@@ -991,7 +1071,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             // Helper threads spread over depths so they do not all duplicate the main thread.
-            depth += if self.id > 0 && self.id % 2 == 1 && depth > 2 {
+            depth += if self.id % 2 == 1 && depth >= HELPER_SKIP_LOWER_LIMIT {
                 2
             } else {
                 1

@@ -38,8 +38,8 @@ pub fn weights_source(weights: &Weights, how: &Provenance) -> String {
          //! by hand; `rust/engine/TUNING.md` says how to regenerate it.\n\
          //!\n\
          //! - Date: {date} (UTC).\n\
-         //! - Data: {train} training + {valid} validation quiet positions labelled with game\n\
-         //!   results, from:",
+         //! - Data: {train} training + {valid} validation quiet positions, each with its game's\n\
+         //!   result and (where recorded) a reference engine's score, from:",
         date = how.date,
         train = how.positions.0,
         valid = how.positions.1,
@@ -50,7 +50,7 @@ pub fn weights_source(weights: &Weights, how: &Provenance) -> String {
     let _ = writeln!(
         out,
         "//! - Method: minimise the mean squared error of sigmoid(K * eval) against the target\n\
-         //!   (1 - {blend}) * result + {blend} * sigmoid(K * reference score), K = {k:.6} (fitted\n\
+         //!   {result_share:.2} * result + {blend:.2} * sigmoid(K * reference score), K = {k:.6} (fitted\n\
          //!   to the starting weights), {epochs} epochs of full-batch {optimizer} (rate {rate}; the\n\
          //!   epoch best on the validation games), starting from the hand-set `HAND_WEIGHTS`.\n\
          //! - Error against game results (train / validation): before {b0:.6} / {b1:.6},\n\
@@ -66,15 +66,19 @@ pub fn weights_source(weights: &Weights, how: &Provenance) -> String {
         rate = how.rate,
         optimizer = how.optimizer,
         blend = how.blend,
+        result_share = 1.0 - how.blend,
         b0 = how.before.0,
         b1 = how.before.1,
         a0 = how.after.0,
         a1 = how.after.1,
     );
     for group in GROUPS {
-        let _ = writeln!(out, "    // {}: {}", group.name, group.doc);
+        for line in wrap(&format!("{}: {}", group.name, group.doc), 92) {
+            let _ = writeln!(out, "    // {line}");
+        }
         let entries = &weights[group.start..group.start + group.len];
-        for row in entries.chunks(8) {
+        // Four a row: one rank of a (folded) piece-square table.
+        for row in entries.chunks(4) {
             let cells: Vec<String> = row
                 .iter()
                 .map(|w| format!("S::new({}, {}),", w.mg, w.eg))
@@ -84,6 +88,23 @@ pub fn weights_source(weights: &Weights, how: &Provenance) -> String {
     }
     out.push_str("];\n");
     out
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().expect("never empty");
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`, from the system clock.
@@ -140,5 +161,7 @@ mod tests {
         assert!(text.contains("S::new(900, 900)"));
         assert!(text.contains("// TEMPO: Side to move."));
         assert!(text.contains("a.txt (3 positions)"));
+        assert!(text.lines().all(|l| l.len() <= 100), "{text}");
+        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
     }
 }

@@ -6,7 +6,7 @@
 use pychess_core::{attacks, Bitboard, Board, Color, Role, Square};
 
 use super::layout::*;
-use super::{PHASE_MAX, S, SCALE_MAX};
+use super::{Weights, PHASE_MAX, SCALE_MAX};
 
 /// Receives each term's count (White's count minus Black's) as the evaluation finds it.
 pub(crate) trait Tracer {
@@ -24,7 +24,7 @@ impl Tracer for NoTrace {
 
 /// Sums the weighted terms (White minus Black) and forwards each count to the tracer.
 pub(crate) struct Accumulator<'w, 't, T: Tracer> {
-    weights: &'w [S],
+    weights: &'w Weights,
     /// Middlegame sum, White's point of view.
     pub mg: i32,
     /// Endgame sum, White's point of view.
@@ -33,7 +33,7 @@ pub(crate) struct Accumulator<'w, 't, T: Tracer> {
 }
 
 impl<'w, 't, T: Tracer> Accumulator<'w, 't, T> {
-    pub(crate) fn new(weights: &'w [S], tracer: &'t mut T) -> Self {
+    pub(crate) fn new(weights: &'w Weights, tracer: &'t mut T) -> Self {
         Accumulator {
             weights,
             mg: 0,
