@@ -222,7 +222,6 @@ impl Adam {
             t: 0,
         }
     }
-
 }
 
 impl Optimizer for Adam {
