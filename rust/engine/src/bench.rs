@@ -156,24 +156,7 @@ pub fn bench(depth: u32) -> BenchResult {
         depth: Some(depth.max(1)),
         ..Limits::default()
     };
-    let mut nodes = 0;
-    let start = Instant::now();
-    for (fen, chess960) in BENCH_FENS {
-        let Ok(board) = Board::from_fen(fen, chess960) else {
-            continue;
-        };
-        engine.clear();
-        let control = SearchControl::new(false);
-        nodes += engine
-            .run(&board, &[], &limits, &control, &mut |_| {})
-            .nodes;
-    }
-    let elapsed = start.elapsed();
-    BenchResult {
-        nodes,
-        elapsed,
-        nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
-    }
+    timed_searches(&mut engine, BENCH_FENS.iter(), &limits)
 }
 
 /// Nodes per second of `threads` threads searching the first few bench positions for
@@ -188,17 +171,24 @@ pub fn search_speed(per_position: Duration, threads: usize) -> BenchResult {
         movetime: Some(per_position),
         ..Limits::default()
     };
+    timed_searches(&mut engine, BENCH_FENS.iter().step_by(5), &limits)
+}
+
+/// Searches each position with a cleared table and adds up the nodes and the time.
+fn timed_searches<'a>(
+    engine: &mut Engine,
+    positions: impl Iterator<Item = &'a (&'a str, bool)>,
+    limits: &Limits,
+) -> BenchResult {
     let mut nodes = 0;
     let start = Instant::now();
-    for (fen, chess960) in BENCH_FENS.iter().step_by(5) {
-        let Ok(board) = Board::from_fen(fen, *chess960) else {
+    for &(fen, chess960) in positions {
+        let Ok(board) = Board::from_fen(fen, chess960) else {
             continue;
         };
         engine.clear();
         let control = SearchControl::new(false);
-        nodes += engine
-            .run(&board, &[], &limits, &control, &mut |_| {})
-            .nodes;
+        nodes += engine.run(&board, &[], limits, &control, &mut |_| {}).nodes;
     }
     let elapsed = start.elapsed();
     BenchResult {
