@@ -90,6 +90,9 @@ def play(args: argparse.Namespace, point: Point) -> Path:
         f"name=sf{point.sf_elo}",
         "option.UCI_LimitStrength=true",
         f"option.UCI_Elo={point.sf_elo}",
+        # Stockfish's 10 ms default loses games on time on a loaded machine; a forfeit would
+        # measure the machine, not the level.
+        "option.Move Overhead=100",
         "--tc",
         args.tc,
         "--games",
