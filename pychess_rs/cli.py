@@ -136,7 +136,7 @@ def _add_play(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play chess in the terminal, against the engine or another person",
-        description="A game of chess in the terminal: a board diagram, moves in SAN or UCI, "
+        description="A game of chess in the terminal: a board diagram, moves in SAN or UCI,\n"
         "every rule explained, the game written as PGN at the end.",
         epilog=play.options.EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

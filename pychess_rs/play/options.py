@@ -15,12 +15,12 @@ __all__ = ["add_arguments", "players", "search_limit", "start_position"]
 
 EPILOG = """\
 examples:
-  pychess-rs play                              you (White) against the engine, level 3
-  pychess-rs play --black human --level 6      the engine plays White at level 6
-  pychess-rs play --white human --black human  two players at one keyboard
-  pychess-rs play --white engine --depth 6     watch the engine play itself
-  pychess-rs play --chess960 518 --save game.pgn
-  echo "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#" | pychess-rs play --black human
+  pychess-rs play                                  you (White) against the engine, level 3
+  pychess-rs play --white engine --black human --level 6
+  pychess-rs play --white human --black human      two players at one keyboard
+  pychess-rs play --white engine --depth 6         watch the engine play itself
+  pychess-rs play --chess960 --save game.pgn       a random Chess960 start
+  printf 'f3\\ne5\\ng4\\nQh4\\n' | pychess-rs play --black human   one move per line
 
 Moves are SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); type help during the game for the
 commands (moves, undo, hint, flip, fen, pgn, resign, draw, claim, quit)."""
