@@ -72,7 +72,7 @@ def test_fools_mate_with_garbage_in_between(tmp_path: Path) -> None:
         ["--white", "human", "--black", "human"],
         ["xyzzy", "f3", "Qh5", "e5", "Ke2", "", "g4", "💥", "Qh4"],
     )
-    assert '"xyzzy" is not a move or a command' in out
+    assert '"xyzzy" is not a move (moves look like Nf3, exd5, O-O, e8=Q or g1f3); type help' in out
     assert "Qh5 is illegal: the queen on d8 cannot reach h5" in out
     assert "Ke2 is illegal: your own pawn stands on e2" in out
     assert "Game over. Checkmate: Black wins (0-1)." in out

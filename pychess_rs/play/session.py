@@ -154,6 +154,10 @@ class Session:
             return Ending("The engine found no move", "*", "unterminated")
         self.console.say(f"{_side(board.turn)} plays {board.san(move)}")
         board.push(move)
+        if self.console.interactive and self.players[board.turn] is not None:
+            # Engine against engine on a terminal: show each position as it comes.
+            self.console.say(self._diagram())
+            self.console.say(status_line(board))
         return None
 
     def _think(self, player: EnginePlayer) -> Move | None:
@@ -263,6 +267,9 @@ class Session:
                 return False
         elif kind == "move":
             move = moves[0]
+        elif kind == "invalid":
+            self.console.say(f"{message}; type help for the commands")
+            return False
         else:
             self.console.say(message)
             return False

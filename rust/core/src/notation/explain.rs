@@ -327,8 +327,13 @@ impl Board {
             }
         }
         let Some(&first) = parsed.first() else {
+            // Long garbage is cut short: the player needs to recognise it, not reread it.
+            let mut shown: String = text.chars().take(24).collect();
+            if shown.len() < text.len() {
+                shown.push_str("...");
+            }
             return Reading::Unreadable(format!(
-                "{text:?} is not a move or a command (moves look like Nf3, exd5, O-O, e8=Q or g1f3)"
+                "{shown:?} is not a move (moves look like Nf3, exd5, O-O, e8=Q or g1f3)"
             ));
         };
         if parsed.contains(&San::Null) {
@@ -871,6 +876,14 @@ mod tests {
                 b.read_move(text)
             );
         }
+        let long = "z".repeat(10_000);
+        assert_eq!(
+            b.read_move(&long).message(&b),
+            format!(
+                "\"{}...\" is not a move (moves look like Nf3, exd5, O-O, e8=Q or g1f3)",
+                "z".repeat(24)
+            )
+        );
         assert_eq!(b.explain_illegal("e4"), None);
         assert!(b.explain_illegal("Ke2").is_some());
     }
