@@ -2,10 +2,10 @@
 //!
 //! [`Board::read_move`] is the forgiving reader a game front end wants: SAN or UCI, with or
 //! without `x`, `+`, `#`, `=`, `!`/`?` annotations, `0-0` or `o-o`, and lowercase piece
-//! letters where that is unambiguous (`nf3`; `bc4` is a pawn or a bishop, whichever can go
-//! there). It never guesses a promotion piece and never picks among several moves: those
-//! come back as [`Reading::Promotion`] and [`Reading::Ambiguous`] for the caller to ask
-//! about. When no legal move matches, [`Board::explain_illegal`] says why, from the rules:
+//! letters where that is unambiguous (`nf3`; `bc3` is the b-pawn when it can take on c3,
+//! and otherwise a bishop). It never guesses a promotion piece and never picks among
+//! several moves: those come back as [`Reading::Promotion`] and [`Reading::Ambiguous`] for
+//! the caller to ask about. When no legal move matches, [`Board::explain_illegal`] says why, from the rules:
 //!
 //! ```
 //! use pychess_core::Board;
@@ -312,7 +312,9 @@ impl Board {
                     found.push(m);
                 }
             }
-            // A square-to-square move (`b1c3`) means just that, never a bishop on rank 1.
+            // The literal reading wins when it fits a move: `bxc5` is the b-pawn even when a
+            // bishop could take there too. A square-to-square move (`b8c6`) means just that,
+            // never a bishop on rank 8.
             let from_square = matches!(
                 san,
                 San::Normal {
@@ -322,7 +324,7 @@ impl Board {
                     ..
                 }
             );
-            if from_square && !found.is_empty() {
+            if from_square || !found.is_empty() {
                 break;
             }
         }
@@ -447,7 +449,19 @@ impl Board {
     fn explain_san(&self, text: &str, san: San) -> Explanation {
         let reason = match san {
             San::Null => Reason::NullMove,
-            San::Castle { king_side } => self.castling_reason(king_side),
+            // resolve_san found no castling move, so some condition fails.
+            San::Castle { king_side } => self
+                .castling_reason(king_side)
+                .unwrap_or(Reason::ExposesKing),
+            San::Normal {
+                role: None | Some(Role::King),
+                file: Some(file),
+                rank: Some(rank),
+                to,
+                promotion: None,
+            } if self.means_castling(Square::from_coords(file, rank), to) => self
+                .castling_reason(to.file() > file)
+                .unwrap_or_else(|| self.normal_reason(None, Some(file), Some(rank), to, None)),
             San::Normal {
                 role,
                 file,
@@ -462,17 +476,30 @@ impl Board {
         }
     }
 
-    fn castling_reason(&self, king_side: bool) -> Reason {
+    /// Is `from`-`to` castling spelled as UCI: the king two files sideways on its back
+    /// rank (`e1g1`), or onto its own rook (`e1h1`, as Chess960 writes it)?
+    fn means_castling(&self, from: Square, to: Square) -> bool {
+        let us = self.turn();
+        let back_rank = Bitboard::rank(us.back_rank());
+        if from != self.king_of(us) || !back_rank.contains(from) || !back_rank.contains(to) {
+            return false;
+        }
+        let two_files = !self.is_chess960() && from.file() == 4 && matches!(to.file(), 2 | 6);
+        two_files || self.pieces(us, Role::Rook).contains(to)
+    }
+
+    /// The condition of castling on one side that fails, if any.
+    fn castling_reason(&self, king_side: bool) -> Option<Reason> {
         let us = self.turn();
         let king = self.king_of(us);
         let rook = (self.castling_rights() & Bitboard::rank(us.back_rank()))
             .into_iter()
             .find(|rook| (rook.file() > king.file()) == king_side);
         let Some(rook) = rook else {
-            return Reason::NoCastlingRights { king_side };
+            return Some(Reason::NoCastlingRights { king_side });
         };
         if self.is_check() {
-            return Reason::CastleOutOfCheck;
+            return Some(Reason::CastleOutOfCheck);
         }
         let castle = Move::new(king, rook, MoveKind::Castle);
         let king_to = castle.castle_king_target();
@@ -482,17 +509,13 @@ impl Board {
         let occupied = self.occupied().without(king).without(rook);
         let in_the_way = occupied & (king_path | rook_path);
         if let Some(sq) = Self::nearest(in_the_way, king) {
-            return Reason::CastlingBlocked(sq);
+            return Some(Reason::CastlingBlocked(sq));
         }
         let attacked = king_path
             .into_iter()
             .filter(|&sq| self.attackers_with(sq, !us, occupied).nonempty())
             .fold(Bitboard::EMPTY, Bitboard::with);
-        match Self::nearest(attacked, king) {
-            Some(sq) => Reason::CastleThroughCheck(sq),
-            // Unreachable on a consistent board: every condition of castling holds.
-            None => Reason::ExposesKing,
-        }
+        Self::nearest(attacked, king).map(Reason::CastleThroughCheck)
     }
 
     /// The square of `squares` closest to `origin` (by file distance, then rank).
@@ -792,6 +815,14 @@ mod tests {
             "o-o-o is illegal: you cannot castle out of check"
         );
         assert_eq!(
+            why(check, "e1c1"),
+            "e1c1 is illegal: you cannot castle out of check"
+        );
+        assert_eq!(
+            why(START, "e1h1"),
+            "e1h1 is illegal: the piece on f1 stands between king and rook"
+        );
+        assert_eq!(
             why(START, "--"),
             "-- is illegal: a null move cannot be played in a game"
         );
@@ -838,9 +869,11 @@ mod tests {
             queens.read_move("Qb2").message(&queens),
             "ambiguous: Qab2 or Qcb2?"
         );
-        // The pawn on b2 and the bishop on a5 can both take on c3.
+        // The pawn on b2 and the bishop on a5 can both take on c3: `b` is the pawn, as in SAN.
         let both = board("4k3/8/8/B7/8/2p5/1P6/4K3 w - - 0 1");
-        assert!(matches!(both.read_move("bc3"), Reading::Ambiguous(moves) if moves.len() == 2));
+        assert_eq!(uci(&both, both.read_move("bc3")), "b2c3");
+        assert_eq!(uci(&both, both.read_move("bxc3")), "b2c3");
+        assert_eq!(uci(&both, both.read_move("Bc3")), "a5c3");
         let promote = board("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
         for text in ["b8", "b7b8", "b8+"] {
             match promote.read_move(text) {
@@ -886,6 +919,81 @@ mod tests {
         );
         assert_eq!(b.explain_illegal("e4"), None);
         assert!(b.explain_illegal("Ke2").is_some());
+    }
+
+    /// Positions from the perft suites, and a few plies into each (checks, promotions, en
+    /// passant and lost castling rights turn up there).
+    fn suite_boards() -> Vec<Board> {
+        let mut boards = Vec::new();
+        for (file, chess960, take) in [("perft.epd", false, 200), ("perft960.epd", true, 60)] {
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/data")
+                .join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            for line in text.lines().take(take) {
+                let fen = line.split(';').next().unwrap_or("").trim();
+                let Ok(mut board) = Board::from_fen(fen, chess960) else {
+                    continue;
+                };
+                for ply in 0..6 {
+                    boards.push(board.clone());
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves.as_slice()[(ply * 7 + 3) % moves.len()];
+                    board.play_unchecked(m);
+                }
+            }
+        }
+        assert!(boards.len() > 500);
+        boards
+    }
+
+    #[test]
+    fn explanations_agree_with_the_rules_on_the_perft_suites() {
+        for board in suite_boards() {
+            let fen = board.fen();
+            for &m in board.legal_moves().iter() {
+                assert_eq!(board.read_move(&board.san(m)), Reading::Legal(m), "{fen}");
+                let uci = board.uci(m).to_string();
+                assert_eq!(board.read_move(&uci), Reading::Legal(m), "{uci} {fen}");
+            }
+            let pseudo = board.pseudo_legal_moves();
+            for from in board.by_color(board.turn()) {
+                for to in (0..64u8).map(Square::new) {
+                    let text = format!("{from}{to}");
+                    let reachable = pseudo
+                        .iter()
+                        .any(|m| m.from == from && m.to == to && !m.is_castle());
+                    let why = match board.read_move(&text) {
+                        Reading::Legal(m) => {
+                            assert_eq!(m.from, from);
+                            continue;
+                        }
+                        Reading::Promotion(moves) => {
+                            assert!(moves.iter().all(|m| m.from == from && m.to == to));
+                            continue;
+                        }
+                        Reading::Illegal(why) => why,
+                        other => panic!("{text} in {fen}: {other:?}"),
+                    };
+                    match why.reason {
+                        Reason::KingIntoCheck(_)
+                        | Reason::InCheck
+                        | Reason::Pinned(..)
+                        | Reason::ExposesKing => assert!(reachable, "{why} in {fen}"),
+                        Reason::NoCastlingRights { .. }
+                        | Reason::CastleOutOfCheck
+                        | Reason::CastlingBlocked(_)
+                        | Reason::CastleThroughCheck(_) => {
+                            assert_eq!(board.role_at(from), Some(Role::King), "{why} in {fen}")
+                        }
+                        _ => assert!(!reachable, "{why} in {fen}"),
+                    }
+                }
+            }
+        }
     }
 
     #[test]
