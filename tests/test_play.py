@@ -12,6 +12,8 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pychess_rs
 from pychess_rs.cli import main
@@ -380,3 +382,32 @@ def test_diagram_and_status_line() -> None:
     )
     colour = diagram(board, Style(unicode=True, color=True), marks=Marks())
     assert "\x1b[48;5;" in colour and "♚" in colour
+
+
+def test_read_move_binding_kinds() -> None:
+    board = pychess_rs.Board("4k3/1P6/8/8/8/5N2/8/1N2K3 w - - 0 1")
+    kind, moves, message = board.read_move("b8")
+    assert kind == "promotion" and message == "promote to which piece: Q, R, B or N?"
+    assert [m.uci() for m in moves] == ["b7b8q", "b7b8r", "b7b8b", "b7b8n"]
+    assert board.read_move("Nd2")[0::2] == ("ambiguous", "ambiguous: Nbd2 or Nfd2?")
+    assert board.read_move("nbd2")[0:2] == ("move", [pychess_rs.Move.from_uci("b1d2")])
+    assert board.read_move("Qd4") == ("illegal", [], "Qd4 is illegal: you have no queen")
+    assert board.read_move("hello")[0] == "invalid"
+    # The strict reader keeps python-chess's errors.
+    with pytest.raises(pychess_rs.AmbiguousMoveError):
+        board.parse_san("Nd2")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    text=st.text(max_size=12)
+    | st.from_regex(r"[KQRBNPkqrbnp]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBNK]?[+#]?")
+)
+def test_read_move_never_raises(text: str) -> None:
+    board = pychess_rs.Board("r3k2r/pPp1qpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    kind, moves, message = board.read_move(text)
+    assert kind in ("move", "promotion", "ambiguous", "illegal", "invalid")
+    assert message and "\n" not in message
+    assert (len(moves) > 0) == (kind in ("move", "promotion", "ambiguous"))
+    for move in moves:
+        assert move in board.legal_moves
