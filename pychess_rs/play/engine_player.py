@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import threading
 
 from .. import __version__
 from .._core import Board, Move
@@ -80,14 +79,14 @@ def format_score(score: PovScore) -> str:
 
 class EnginePlayer:
     """One engine at one strength. :meth:`think` may run on a worker thread while
-    :meth:`stop` is called from another."""
+    :meth:`stop` is called from another; the rest is for the main thread."""
 
     def __init__(self, strength: Strength, limit: Limit) -> None:
         self.strength = strength
         self.limit = limit
         self._engine = Engine(hash_mb=16, limit_elo=strength.elo)
+        # Hints come from a second, full-strength engine, made on first use.
         self._analyser: Engine | None = None
-        self._lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -117,9 +116,8 @@ class EnginePlayer:
 
     def hint(self, board: Board, limit: Limit) -> tuple[Move, PovScore | None] | None:
         """The best move at full strength and its score, or ``None`` with no legal move."""
-        with self._lock:
-            if self._analyser is None:
-                self._analyser = Engine(hash_mb=16)
+        if self._analyser is None:
+            self._analyser = Engine(hash_mb=16)
         info = self._analyser.analyse(board, limit)
         pv = info.get("pv") or []
         if not pv:
