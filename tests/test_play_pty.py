@@ -136,7 +136,7 @@ def test_a_game_against_the_engine_to_its_end(tmp_path: Path) -> None:
     board = chess.Board()
     announced = None
     while announced is None:
-        index = child.expect([PROMPT, r"Game over\. ([^\r\n]*)"])
+        index = child.expect([PROMPT, r"Game over\. ([^\r\n]*)\r\n"])
         for _, san in PLAYS.findall(child.before):
             board.push_san(san)
         if index == 1:
