@@ -411,3 +411,13 @@ def test_read_move_never_raises(text: str) -> None:
     assert (len(moves) > 0) == (kind in ("move", "promotion", "ambiguous"))
     for move in moves:
         assert move in board.legal_moves
+
+
+def test_a_pgn_that_cannot_be_replayed_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "bad.pgn"
+    source.write_text('1. e4 e5 2. Ke3 *\n\n[Event "second"]\n\n1. d4 *\n', encoding="utf-8")
+    assert main(["play", "--pgn", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "move 3 of the PGN: Ke3 is illegal: the king on e1 cannot reach e3" in err
