@@ -130,8 +130,24 @@ def _run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_play(subparsers: Subparsers) -> None:
+    from . import play
+
+    parser = subparsers.add_parser(
+        "play",
+        help="play chess in the terminal, against the engine or another person",
+        description="A game of chess in the terminal: a board diagram, moves in SAN or UCI,\n"
+        "every rule explained, the game written as PGN at the end.",
+        epilog=play.options.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_arguments(parser)
+    parser.set_defaults(run=play.run)
+
+
 # One function per subcommand, in the order `--help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+    _add_play,
     _add_perft,
     _add_uci,
     _add_bench,

@@ -1,6 +1,7 @@
 //! Text forms of positions and moves: FEN/EPD, UCI and SAN/LAN.
 
 pub mod epd;
+pub mod explain;
 pub mod fen;
 pub mod san;
 pub mod uci;

@@ -4,6 +4,7 @@ use super::{Board, BB_ALL};
 use crate::convert::{board_uci_arg, move_arg, square_arg};
 use crate::errors::move_error;
 use crate::moves::Move;
+use pychess_core::notation::explain::Reading;
 use pychess_core::{Bitboard, Move as CoreMove, Role, UciMove};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -97,6 +98,27 @@ impl Board {
     fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
         let m = self.board().parse_san(san).map_err(move_error)?;
         Ok(self.py_move(py, m.unwrap_or(CoreMove::NULL)))
+    }
+
+    /// Reads a move as a person types it, for games (SAN or UCI, lenient about ``x``, ``+``,
+    /// ``#``, ``=``, ``0-0`` and lowercase piece letters). Returns ``(kind, moves, message)``:
+    /// ``kind`` is ``"move"`` (one legal move), ``"promotion"`` (the move once per promotion
+    /// piece, queen first), ``"ambiguous"`` (the moves that fit), ``"illegal"`` or
+    /// ``"invalid"`` (no moves); ``message`` is one line for the player (the SAN, the
+    /// question to ask, or why the move cannot be played). Never raises for any text.
+    fn read_move(&self, py: Python<'_>, text: &str) -> (&'static str, Vec<Py<Move>>, String) {
+        let board = self.board();
+        let reading = board.read_move(text);
+        let message = reading.message(board);
+        let (kind, moves) = match reading {
+            Reading::Legal(m) => ("move", vec![m]),
+            Reading::Promotion(moves) => ("promotion", moves),
+            Reading::Ambiguous(moves) => ("ambiguous", moves),
+            Reading::Illegal(_) => ("illegal", Vec::new()),
+            Reading::Unreadable(_) => ("invalid", Vec::new()),
+        };
+        let moves = moves.into_iter().map(|m| self.py_move(py, m)).collect();
+        (kind, moves, message)
     }
 
     /// SAN of a legal move (``--`` for the null move).

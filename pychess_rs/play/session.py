@@ -1,0 +1,433 @@
+"""One game from its first move to its announced end: turns, commands and the result."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from pathlib import Path
+from typing import Any
+
+from .._core import Board, Move
+from ..engine import Limit
+from ..outcome import Termination
+from ..types import PIECE_NAMES, SQUARE_NAMES, Color, parse_square
+from . import record
+from .commands import HELP, Command, parse_command
+from .console import Console
+from .engine_player import EnginePlayer, format_score, hint_engine
+from .render import Marks, Style, diagram, status_line
+
+__all__ = ["Ending", "Session"]
+
+_AUTOMATIC_ENDS = {
+    Termination.CHECKMATE: "Checkmate",
+    Termination.STALEMATE: "Stalemate",
+    Termination.INSUFFICIENT_MATERIAL: "Draw by insufficient material",
+    Termination.SEVENTYFIVE_MOVES: "Draw by the 75-move rule",
+    Termination.FIVEFOLD_REPETITION: "Draw by fivefold repetition",
+}
+
+_PROMOTIONS = {"q": 5, "r": 4, "b": 3, "n": 2, "queen": 5, "rook": 4, "bishop": 3, "knight": 2}
+
+
+def _side(color: Color) -> str:
+    return "White" if color else "Black"
+
+
+def _result(winner: Color | None) -> str:
+    if winner is None:
+        return "1/2-1/2"
+    return "1-0" if winner else "0-1"
+
+
+@dataclasses.dataclass(frozen=True)
+class Ending:
+    """How the game ended: the announcement, the PGN result and ``Termination`` tag."""
+
+    reason: str
+    result: str
+    termination: str = "normal"
+
+    def announcement(self) -> str:
+        """``Checkmate: White wins (1-0).``"""
+        if self.result == "*":
+            return f"{self.reason}."
+        if self.result == "1/2-1/2":
+            return f"{self.reason} (1/2-1/2)."
+        winner = "White" if self.result == "1-0" else "Black"
+        return f"{self.reason}: {winner} wins ({self.result})."
+
+
+class Session:
+    """A game on ``board`` between ``players`` (``None`` for a human) of each colour."""
+
+    def __init__(
+        self,
+        board: Board,
+        players: dict[bool, EnginePlayer | None],
+        console: Console,
+        style: Style,
+        *,
+        limit: Limit,
+        white_at_bottom: bool = True,
+        save: Path | None = None,
+    ) -> None:
+        self.board = board
+        self.players = players
+        self.console = console
+        self.style = style
+        self.limit = limit
+        self.white_at_bottom = white_at_bottom
+        self.save = save
+        self._hinter: EnginePlayer | None = None
+
+    # ---- the loop ---------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Plays until the game ends or a player leaves; writes the PGN; returns 0."""
+        self.console.say(self._introduction())
+        ending: Ending | None = None
+        try:
+            while ending is None:
+                ending = self._automatic_ending()
+                if ending is not None:
+                    break
+                player = self.players[self.board.turn]
+                if player is None:
+                    ending = self._human_turn()
+                else:
+                    ending = self._engine_turn(player)
+        except KeyboardInterrupt:
+            self.console.say()
+            ending = Ending("Game interrupted", "*", "unterminated")
+        self._finish(ending)
+        return 0
+
+    def _introduction(self) -> str:
+        names = [f"{_side(c)}: {self._player_name(c)}" for c in (True, False)]
+        return f"{', '.join(names)}. Type help for commands."
+
+    def _player_name(self, color: Color) -> str:
+        player = self.players[color]
+        return "Human" if player is None else player.name
+
+    def _automatic_ending(self) -> Ending | None:
+        outcome = self.board.outcome()
+        if outcome is None:
+            return None
+        reason = _AUTOMATIC_ENDS.get(outcome.termination, outcome.termination.name.lower())
+        return Ending(reason, _result(outcome.winner))
+
+    def _finish(self, ending: Ending) -> None:
+        if ending.result != "*":
+            self.console.say(self._diagram())
+        self.console.say(f"Game over. {ending.announcement()}")
+        pgn = self._pgn(ending)
+        self.console.say()
+        self.console.say(pgn.rstrip("\n"))
+        if self.save is not None:
+            try:
+                self.save.write_text(pgn, encoding="utf-8")
+                self.console.say(f"\nPGN saved to {self.save}")
+            except OSError as e:
+                self.console.say(f"\ncannot save the PGN to {self.save}: {e.strerror}")
+
+    def _pgn(self, ending: Ending | None = None) -> str:
+        ending = ending or Ending("", "*", "unterminated")
+        return record.game_pgn(
+            self.board,
+            white=self._player_name(True),
+            black=self._player_name(False),
+            result=ending.result,
+            termination=ending.termination,
+            comment=ending.announcement() if ending.reason else None,
+        )
+
+    # ---- the engine's turn ------------------------------------------------------------
+
+    def _engine_turn(self, player: EnginePlayer) -> Ending | None:
+        board = self.board
+        if self._claimable() and player.accepts_draw(board, board.turn):
+            return self._claim_ending(f"{_side(board.turn)} claims a draw")
+        move = self._think(player)
+        if move is None:  # only with no legal move, which the outcome check excludes
+            return Ending("The engine found no move", "*", "unterminated")
+        self.console.say(f"{_side(board.turn)} plays {board.san(move)}")
+        board.push(move)
+        if self.console.interactive and self.players[board.turn] is not None:
+            # Engine against engine on a terminal: show each position as it comes.
+            self.console.say(self._diagram())
+            self.console.say(status_line(board))
+        return None
+
+    def _think(self, player: EnginePlayer) -> Move | None:
+        """The engine's move, searched on a thread: the main thread stays free for Ctrl-C
+        and, on a terminal, for a typed ``stop``."""
+        board = self.board.copy()
+        found: list[Move | None] = []
+        failure: list[BaseException] = []
+
+        def search() -> None:
+            try:
+                found.append(player.think(board))
+            except BaseException as e:  # handed to the main thread below
+                failure.append(e)
+
+        thread = threading.Thread(target=search, name="pychess-rs-play-engine", daemon=True)
+        thread.start()
+        if self.console.interactive:
+            self.console.say(
+                f"{_side(self.board.turn)} is thinking... (type stop or press Ctrl-C to make it "
+                "move now)"
+            )
+        told = False
+        try:
+            while thread.is_alive():
+                if self.console.can_poll():
+                    line = self.console.poll(0.1)
+                    if line is None:
+                        continue
+                    if line.strip().lower() == "stop":
+                        player.stop()
+                    elif not told:
+                        self.console.say("(the engine is thinking: type stop to make it move now)")
+                        told = True
+                else:
+                    thread.join(0.1)
+        except KeyboardInterrupt:
+            player.stop()
+            self.console.say()
+        finally:
+            if thread.is_alive():
+                player.stop()
+            thread.join()
+        if failure:
+            raise failure[0]
+        return found[0] if found else None
+
+    # ---- the human's turn -------------------------------------------------------------
+
+    def _marks(self, **extra: Any) -> Marks:
+        board = self.board
+        last = board.peek() if board.move_stack else None
+        check = board.king(board.turn) if board.is_check() else None
+        return dataclasses.replace(Marks(last_move=last, check=check), **extra)
+
+    def _diagram(self, marks: Marks | None = None) -> str:
+        return diagram(
+            self.board,
+            self.style,
+            white_at_bottom=self.white_at_bottom,
+            marks=marks or self._marks(),
+        )
+
+    def _prompt(self) -> str:
+        board = self.board
+        dots = "." if board.turn else "..."
+        return f"{board.fullmove_number}{dots} {_side(board.turn)}> "
+
+    def _claimable(self) -> bool:
+        board = self.board
+        return board.can_claim_fifty_moves() or board.can_claim_threefold_repetition()
+
+    def _human_turn(self) -> Ending | None:
+        self.console.say(self._diagram())
+        self.console.say(status_line(self.board))
+        if self._claimable():
+            side = _side(self.board.turn)
+            self.console.say(f"{self._claim_reason()}: {side} may claim a draw (type claim).")
+        while True:
+            try:
+                line = self.console.ask(self._prompt())
+            except KeyboardInterrupt:
+                self.console.say()
+                return Ending("Game interrupted", "*", "unterminated")
+            if line is None:
+                return Ending("Game left unfinished", "*", "unterminated")
+            line = line.strip()
+            if not line:
+                continue
+            command = parse_command(line)
+            if command is not None:
+                ending = self._command(command)
+                if ending is not None:
+                    return ending
+                continue
+            if self._human_move(line):
+                return None
+
+    def _human_move(self, text: str) -> bool:
+        """Plays the move ``text`` stands for, asking which piece for a bare promotion;
+        says why not and returns False when it cannot."""
+        kind, moves, message = self.board.read_move(text)
+        if kind == "promotion":
+            move = self._ask_promotion(moves)
+            if move is None:
+                self.console.say("move cancelled")
+                return False
+        elif kind == "move":
+            move = moves[0]
+        elif kind == "invalid":
+            self.console.say(f"{message}; type help for the commands")
+            return False
+        else:
+            self.console.say(message)
+            return False
+        self.console.say(f"{_side(self.board.turn)} plays {self.board.san(move)}")
+        self.board.push(move)
+        return True
+
+    def _ask_promotion(self, moves: list[Move]) -> Move | None:
+        by_piece = {m.promotion: m for m in moves}
+        while True:
+            answer = self.console.ask("Promote to which piece? (Q/R/B/N) ")
+            if answer is None or not answer.strip():
+                return None
+            piece = _PROMOTIONS.get(answer.strip().lower().lstrip("="))
+            if piece is not None and piece in by_piece:
+                return by_piece[piece]
+            self.console.say("answer Q (queen), R (rook), B (bishop) or N (knight)")
+
+    # ---- commands ---------------------------------------------------------------------
+
+    def _command(self, command: Command) -> Ending | None:
+        handler = getattr(self, f"_cmd_{command.name}")
+        result: Ending | None = handler(command.argument)
+        return result
+
+    def _cmd_help(self, argument: str) -> None:
+        self.console.say(HELP)
+
+    def _cmd_quit(self, argument: str) -> Ending:
+        return Ending("Game abandoned", "*", "unterminated")
+
+    def _cmd_stop(self, argument: str) -> None:
+        self.console.say("nothing to stop: it is your move")
+
+    def _cmd_fen(self, argument: str) -> None:
+        self.console.say(self.board.fen())
+
+    def _cmd_pgn(self, argument: str) -> None:
+        self.console.say(self._pgn().rstrip("\n"))
+
+    def _cmd_flip(self, argument: str) -> None:
+        self.white_at_bottom = not self.white_at_bottom
+        self.console.say(self._diagram())
+
+    def _cmd_resign(self, argument: str) -> Ending:
+        loser = self.board.turn
+        return Ending(f"{_side(loser)} resigns", _result(not loser))
+
+    def _cmd_draw(self, argument: str) -> Ending | None:
+        board = self.board
+        offerer, opponent = board.turn, not board.turn
+        player = self.players[opponent]
+        if player is None:
+            answer = self.console.ask(
+                f"{_side(offerer)} offers a draw. {_side(opponent)}, do you accept? (y/n) "
+            )
+            accepted = answer is not None and answer.strip().lower() in ("y", "yes")
+        else:
+            accepted = player.accepts_draw(board, opponent)
+        if accepted:
+            self.console.say(f"{_side(opponent)} accepts the draw.")
+            return Ending("Draw by agreement", "1/2-1/2")
+        self.console.say(f"{_side(opponent)} declines the draw. Play on.")
+        return None
+
+    def _claim_reason(self) -> str:
+        board = self.board
+        if board.can_claim_threefold_repetition():
+            return "Threefold repetition"
+        return "Fifty moves without a capture or pawn move"
+
+    def _claim_ending(self, who: str) -> Ending:
+        board = self.board
+        if board.can_claim_threefold_repetition():
+            rule = "threefold repetition"
+        else:
+            rule = "the 50-move rule"
+        self.console.say(f"{who}: {rule}.")
+        return Ending(f"Draw claimed: {rule}", "1/2-1/2")
+
+    def _cmd_claim(self, argument: str) -> Ending | None:
+        board = self.board
+        if self._claimable():
+            return self._claim_ending(f"{_side(board.turn)} claims a draw")
+        seen = max(n for n in range(1, 6) if n == 1 or board.is_repetition(n))
+        times = "once" if seen == 1 else "twice" if seen == 2 else f"{seen} times"
+        self.console.say(
+            f"no draw to claim: this position has occurred {times} (a claim needs 3, or a move "
+            f"that makes 3) and the halfmove clock is {board.halfmove_clock} (it needs 100)"
+        )
+        return None
+
+    def _cmd_undo(self, argument: str) -> None:
+        board = self.board
+        against_engine = self.players[not board.turn] is not None
+        count = 2 if against_engine else 1
+        if len(board.move_stack) < count:
+            self.console.say("nothing to undo")
+            return
+        taken: list[str] = []
+        for _ in range(count):
+            move = board.pop()
+            taken.insert(0, board.san(move))
+        self.console.say(f"took back {' '.join(taken)}")
+        self.console.say(self._diagram())
+        self.console.say(status_line(board))
+
+    def _cmd_hint(self, argument: str) -> None:
+        player = self.players[not self.board.turn] or self.players[self.board.turn]
+        if player is None:
+            if self._hinter is None:
+                self._hinter = hint_engine(self.limit)
+            player = self._hinter
+        hint = player.hint(self.board, self.limit)
+        if hint is None:
+            self.console.say("no move to hint at")
+            return
+        move, score = hint
+        evaluation = f" (evaluation {format_score(score)})" if score is not None else ""
+        if score is not None and not score.is_mate():
+            evaluation = f" (evaluation {format_score(score)} from White's side)"
+        self.console.say(f"hint: {self.board.san(move)}{evaluation}")
+
+    def _cmd_moves(self, argument: str) -> None:
+        board = self.board
+        if not argument:
+            sans = sorted(board.san(m) for m in board.legal_moves)
+            self.console.say(f"{len(sans)} legal moves: {' '.join(sans)}")
+            return
+        try:
+            square = parse_square(argument.strip().lower())
+        except ValueError:
+            self.console.say(f"moves: {argument!r} is not a square (try moves e2)")
+            return
+        piece = board.piece_at(square)
+        name = SQUARE_NAMES[square]
+        if piece is None:
+            self.console.say(f"there is no piece on {name}")
+            return
+        piece_name = PIECE_NAMES[piece.piece_type]
+        if piece.color != board.turn:
+            self.console.say(f"the {piece_name} on {name} is {_side(piece.color)}'s")
+            return
+        moves = [m for m in board.legal_moves if m.from_square == square]
+        if not moves:
+            self.console.say(f"the {piece_name} on {name} has no legal moves")
+            return
+        captures = frozenset(m.to_square for m in moves if board.is_capture(m))
+        targets = frozenset(
+            _castle_target(m) if board.is_castling(m) else m.to_square for m in moves
+        )
+        marks = self._marks(selected=square, targets=targets, captures=captures)
+        self.console.say(self._diagram(marks))
+        listed = " ".join(sorted({board.san(m) for m in moves}))
+        self.console.say(f"{piece_name} on {name}: {listed}")
+
+
+def _castle_target(move: Move) -> int:
+    # Shown where the king lands (g or c file), whichever way the move spells castling.
+    file = 6 if move.to_square % 8 > move.from_square % 8 else 2
+    return (move.from_square // 8) * 8 + file
