@@ -385,9 +385,10 @@ def _ops_key(ops: dict[str, Any]) -> dict[str, Any]:
 
 
 def _quotes(message: str, token: str) -> bool:
-    """Does *message* name *token* (quoted if it is a single character)?"""
-    return (
-        f"'{token}'" in message or f'"{token}"' in message or (len(token) > 1 and token in message)
+    """Does *message* name *token* (quoted if it is a single character; raw or escaped)?"""
+    return any(
+        f"'{t}'" in message or f'"{t}"' in message or (len(token) > 1 and t in message)
+        for t in (token, repr(token)[1:-1])
     )
 
 

@@ -9,6 +9,7 @@ old wheel dist/ may hold.
 from __future__ import annotations
 
 import base64
+import configparser
 import hashlib
 import importlib.metadata
 import os
@@ -111,9 +112,11 @@ def test_wheel_metadata(wheel: zipfile.ZipFile) -> None:
     tags = Parser().parsestr(wheel.read(f"{dist_info}/WHEEL").decode())
     assert tags["Root-Is-Purelib"] == "false"
     assert all(t.startswith("cp39-abi3-") for t in tags.get_all("Tag") or []), tags["Tag"]
-    scripts = wheel.read(f"{dist_info}/entry_points.txt").decode()
-    assert "pychess-rs = pychess_rs.cli:main" in scripts
-    assert "pychess-rs-uci = pychess_rs.uci:main" in scripts
+    entry_points = configparser.ConfigParser()
+    entry_points.read_string(wheel.read(f"{dist_info}/entry_points.txt").decode())
+    scripts = dict(entry_points["console_scripts"])
+    assert scripts["pychess-rs"] == "pychess_rs.cli:main"
+    assert scripts["pychess-rs-uci"] == "pychess_rs.uci:main"
 
 
 def test_version_is_the_cargo_version() -> None:
