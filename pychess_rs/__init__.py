@@ -12,19 +12,39 @@ A Rust rules core behind a python-chess-shaped API::
 
 from __future__ import annotations
 
-from ._core import (
-    AmbiguousMoveError,
-    Board,
-    IllegalMoveError,
-    InvalidFenError,
-    InvalidMoveError,
-    LegalMoveGenerator,
-    Move,
-    Piece,
-    PseudoLegalMoveGenerator,
-    SquareSet,
-    __version__,
-)
+import os as _os
+
+try:
+    from ._core import (
+        AmbiguousMoveError,
+        Board,
+        IllegalMoveError,
+        InvalidFenError,
+        InvalidMoveError,
+        LegalMoveGenerator,
+        Move,
+        Piece,
+        PseudoLegalMoveGenerator,
+        SquareSet,
+        __version__,
+    )
+except ModuleNotFoundError as _error:
+    # Only the compiled core itself being absent gets the explanation; anything missing inside
+    # it (a broken install) keeps its own message.
+    if _error.name != f"{__name__}._core":
+        raise
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    raise ModuleNotFoundError(
+        f"pychess_rs was imported from {_here}, but that directory has no compiled core "
+        "(pychess_rs/_core*.so or .pyd). Most likely it is the source tree of a checkout, "
+        "found before the installed pychess-rs because it is in the current directory or on "
+        "PYTHONPATH, and the Rust extension has not been built into it. Two ways out: run "
+        "Python from another directory, so that the installed package is the one imported "
+        "(pip install pychess-rs, or pip install dist/*.whl); or build the extension into "
+        "this tree with `maturin develop` (add --release for full speed).",
+        name=_error.name,
+    ) from None
+
 from .engine import (
     Cp,
     Engine,

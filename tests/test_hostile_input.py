@@ -78,9 +78,21 @@ def _printable_runs(text: str) -> list[str]:
     return [*runs, run] if run else runs
 
 
+def _unescaped(message: str) -> str:
+    """*message* with the escapes of a Python repr decoded (a doubled backslash, \\x00, ...)."""
+    try:
+        return message.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except UnicodeDecodeError:
+        return message
+
+
 def names_input(message: str, text: str) -> bool:
     """Does *message* quote *text* (raw, Python-escaped, or by its printable parts)?"""
     if text in message or repr(text)[1:-1] in message or (text.strip() and text.strip() in message):
+        return True
+    # The core escapes by one Unicode version's idea of printable; this Python's repr may use an
+    # older one (3.9 and 3.10: Unicode 13), so compare the quoted text unescaped.
+    if text in _unescaped(message):
         return True
     head = text[:40]
     runs = _printable_runs(head)
@@ -385,9 +397,10 @@ def _ops_key(ops: dict[str, Any]) -> dict[str, Any]:
 
 
 def _quotes(message: str, token: str) -> bool:
-    """Does *message* name *token* (quoted if it is a single character)?"""
-    return (
-        f"'{token}'" in message or f'"{token}"' in message or (len(token) > 1 and token in message)
+    """Does *message* name *token* (quoted if it is a single character; raw or escaped)?"""
+    return any(
+        f"'{t}'" in message or f'"{t}"' in message or (len(token) > 1 and t in message)
+        for t in (token, repr(token)[1:-1])
     )
 
 
