@@ -107,7 +107,7 @@ pub enum Op {
 }
 
 /// One header test: `tag op value`. Both sides numeric compare as numbers, else as text; a
-/// missing tag fails every test but `Ne`.
+/// missing tag, or a non-number compared with a number, fails every test but `Ne`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Condition {
     /// The tag name.
@@ -131,6 +131,8 @@ impl Condition {
             self.value.trim().parse::<f64>(),
         ) {
             (Ok(a), Ok(b)) => a.partial_cmp(&b),
+            // A number asked for and none given (`WhiteElo "?"`): unknown, no order.
+            (Err(_), Ok(_)) => None,
             _ => Some(found.cmp(self.value.as_str())),
         };
         let Some(ordering) = ordering else {
@@ -312,7 +314,8 @@ impl Visitor for RecordBuilder<'_> {
     }
 
     fn visit_result(&mut self, result: &[u8]) {
-        if self.record.result_token.is_none() {
+        // Like python-chess's `visit_result`: a later marker replaces only `*`.
+        if matches!(self.record.result_token.as_deref(), None | Some("*")) {
             self.record.result_token = Some(String::from_utf8_lossy(result).into_owned());
         }
     }
@@ -352,5 +355,8 @@ mod tests {
         assert!(c(Op::Ne, "2000").test(None));
         assert!(c(Op::Contains, "10").test(Some("2100")));
         assert!(c(Op::Lt, "b").test(Some("a")));
+        assert!(!c(Op::Ge, "2000").test(Some("?")));
+        assert!(!c(Op::Lt, "2000").test(Some("?")));
+        assert!(c(Op::Ne, "2000").test(Some("?")));
     }
 }
