@@ -102,13 +102,16 @@ class GameStream(Iterator[PgnGame]):
         if not self._bar.enabled:
             return
         elapsed = max(time.monotonic() - self._start, 1e-9)
-        mb = (self._offset - self._base) / 1e6
+        done = self._total if final and self._total else self._offset - self._base
+        mb = done / 1e6
         text = f"{self.count} games, {mb:.1f} MB, {self.count / elapsed:.0f} games/s"
         if self.bad:
             text += f", {len(self.bad)} bad"
         fraction = None
-        if self._total:
-            fraction = 1.0 if final else min((self._offset - self._base) / self._total, 1.0)
+        if final:
+            fraction = 1.0
+        elif self._total:
+            fraction = min((self._offset - self._base) / self._total, 1.0)
         self._bar.show(text, fraction)
         if final:
             self._bar.finish()
