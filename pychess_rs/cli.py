@@ -130,12 +130,19 @@ def _run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_pgn(subparsers: Subparsers) -> None:
+    from .pgn import _cli as pgn_cli
+
+    pgn_cli.add_subcommand(subparsers)
+
+
 # One function per subcommand, in the order `--help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_perft,
     _add_uci,
     _add_bench,
     _add_fuzz,
+    _add_pgn,
 )
 
 
