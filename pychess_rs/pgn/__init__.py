@@ -3,6 +3,9 @@
 Two faces over one Rust reader (tokenising and SAN resolution in Rust, python-chess 1.11.2's
 reading semantics):
 
+- python-chess's ``chess.pgn`` API: :func:`read_game`, :func:`read_headers`,
+  :func:`skip_game`, :class:`Game`/:class:`GameNode`/:class:`ChildNode`, :class:`Headers`,
+  visitors and exporters (``str(game)`` is python-chess's text);
 - :func:`read_games`: the bulk reader for data work. Light records (tags, moves, result,
   errors, optionally a FEN per ply), ``.pgn``/``.gz``/``.bz2``/``.zst``, several threads, tag
   filters before move parsing, byte ranges (:func:`byte_ranges`) and Dask
@@ -12,9 +15,13 @@ reading semantics):
 from __future__ import annotations
 
 from ._bulk import BadGame, GameStream, PgnGame, read_games
+from ._game import *  # noqa: F403  (python-chess's flat chess.pgn namespace)
+from ._game import LOGGER
+from ._game import __all__ as _game_all
 from ._ranges import byte_ranges, game_rows, to_dask_bag, to_dask_dataframe
 
 __all__ = [
+    "LOGGER",
     "BadGame",
     "GameStream",
     "PgnGame",
@@ -23,4 +30,5 @@ __all__ = [
     "read_games",
     "to_dask_bag",
     "to_dask_dataframe",
+    *_game_all,
 ]

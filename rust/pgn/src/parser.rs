@@ -64,6 +64,11 @@ pub trait Visitor {
     }
     /// A variation ended.
     fn end_variation(&mut self) {}
+    /// A variation being skipped after a bad move ended (python-chess calls `end_variation`
+    /// but, unlike a normal end, keeps the variation's position for what follows).
+    fn end_skipped_variation(&mut self) {
+        self.end_variation();
+    }
     /// A game termination marker on the mainline.
     fn visit_result(&mut self, _result: &[u8]) {}
     /// An error; reading goes on.
@@ -474,7 +479,7 @@ fn parse_movetext<'a, V: Visitor>(
                 TokenKind::Close => {
                     if skip_depth == 1 {
                         skip_depth = 0;
-                        visitor.end_variation();
+                        visitor.end_skipped_variation();
                     } else if skip_depth > 0 {
                         skip_depth -= 1;
                     } else if board_stack.len() > 1 {

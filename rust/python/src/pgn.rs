@@ -271,15 +271,19 @@ impl PgnGame {
 }
 
 /// Events of one game for the Python node tree builder, as tuples:
-/// `("header", name, value)`, `("board", fen, chess960)` once at the start, `("move", uci)`,
-/// `("comment", text)`, `("nag", n)`, `("begin",)`, `("end",)`, `("result", text)` and
-/// `("error", exception)`.
+/// `("header", name, value)`, `("board", fen, chess960)` once at the start,
+/// `("move", uci, token)`, `("comment", text)`, `("nag", n)`, `("begin",)`, `("end",)`,
+/// `("end_skip",)` (the end of a variation skipped after a bad move, whose position stays),
+/// `("result", text)`, `("error", exception)` for the tags and `("error", exception, token)`
+/// for a move token.
 struct Events<'py> {
     py: Python<'py>,
     out: Vec<Bound<'py, PyTuple>>,
     error: Option<PyErr>,
     headers_only: bool,
     started: bool,
+    /// The move token being resolved, for the `move` and `error` events.
+    token: String,
 }
 
 impl<'py> Events<'py> {
@@ -319,7 +323,12 @@ impl Visitor for Events<'_> {
         } else {
             board.uci(m).to_string()
         };
-        self.push(("move", uci));
+        let token = std::mem::take(&mut self.token);
+        self.push(("move", uci, token));
+    }
+    fn begin_parse_san(&mut self, _board: &CoreBoard, san: &[u8]) -> bool {
+        self.token = String::from_utf8_lossy(san).into_owned();
+        false
     }
     fn visit_comment(&mut self, comment: &[u8]) {
         self.push(("comment", String::from_utf8_lossy(comment).into_owned()));
@@ -334,11 +343,19 @@ impl Visitor for Events<'_> {
     fn end_variation(&mut self) {
         self.push(("end",));
     }
+    fn end_skipped_variation(&mut self) {
+        self.push(("end_skip",));
+    }
     fn visit_result(&mut self, result: &[u8]) {
         self.push(("result", String::from_utf8_lossy(result).into_owned()));
     }
     fn handle_error(&mut self, error: PgnError) {
         match error_object(self.py, &error) {
+            // After the starting position, errors are about move tokens.
+            Ok(obj) if self.started => {
+                let token = std::mem::take(&mut self.token);
+                self.push(("error", obj, token));
+            }
             Ok(obj) => self.push(("error", obj)),
             Err(e) => self.error = Some(e),
         }
@@ -362,6 +379,7 @@ pub fn parse_game<'py>(
         error: None,
         headers_only,
         started: false,
+        token: String::new(),
     };
     let found = read_game(&mut lines, &mut events);
     if let Some(e) = events.error {
