@@ -1173,6 +1173,9 @@ def _replay(visitor: BaseVisitor[Any], events: list[tuple[Any, ...]]) -> None:
         i += 1
     if visitor.end_headers() is SKIP or i >= n or events[i][0] != "board":
         return
+    if type(visitor) is GameBuilder:
+        _build_tree(visitor, events, i + 1)
+        return
     needs_board = (
         _overrides(visitor, "visit_board", BaseVisitor.visit_board)
         or _overrides(visitor, "begin_parse_san", BaseVisitor.begin_parse_san)
@@ -1233,6 +1236,45 @@ def _replay(visitor: BaseVisitor[Any], events: list[tuple[Any, ...]]) -> None:
             visitor.handle_error(event[1])
             if needs_board and len(event) > 2:
                 visitor.visit_board(stack[-1])
+
+
+_MOVES: dict[str, Move] = {}
+
+
+def _move(uci: str) -> Move:
+    """Moves are immutable values: one object per UCI string serves every node."""
+    move = _MOVES.get(uci)
+    if move is None:
+        if len(_MOVES) > 50_000:
+            _MOVES.clear()
+        move = _MOVES[uci] = Move.from_uci(uci)
+    return move
+
+
+def _build_tree(builder: GameBuilder[Any], events: list[tuple[Any, ...]], start: int) -> None:
+    """The events of a game into a tree, as ``GameBuilder``'s methods would build it (they are
+    inlined here: this is the path every plain ``read_game`` takes)."""
+    stack: list[GameNode] = builder.variation_stack
+    for event in itertools.islice(events, start, None):
+        kind = event[0]
+        if kind == "move":
+            node = ChildNode(stack[-1], _move(event[1]))
+            node.starting_comment = builder.starting_comment
+            stack[-1] = node
+            builder.starting_comment = ""
+            builder.in_variation = True
+        elif kind == "comment":
+            builder.visit_comment(event[1])
+        elif kind == "nag":
+            stack[-1].nags.add(event[1])
+        elif kind == "begin":
+            builder.begin_variation()
+        elif kind == "end" or kind == "end_skip":
+            stack.pop()
+        elif kind == "result":
+            builder.visit_result(event[1])
+        elif kind == "error":
+            builder.handle_error(event[1])
 
 
 def read_headers(handle: TextIO) -> Headers | None:
