@@ -538,12 +538,14 @@ class ChildNode(GameNode):
         starting_comment: str = "",
         nags: Iterable[int] = (),
     ) -> None:
-        super().__init__(comment=comment)
+        # GameNode.__init__'s fields, set directly: this runs once per move read.
         self.parent = parent
         self.move = move
-        self.parent.variations.append(self)
-        self.nags.update(nags)
+        self.variations = []
+        self.comment = comment
         self.starting_comment = starting_comment
+        self.nags = set(nags) if nags else set()
+        parent.variations.append(self)
 
     def board(self) -> Board:
         stack: list[Move] = []
