@@ -352,12 +352,12 @@ pub fn read_game<'a, V: Visitor>(lines: &mut Lines<'a>, visitor: &mut V) -> bool
     if !skipping {
         skipping = visitor.end_headers();
     }
-    let mut board_stack: Vec<Vec<Board>> = Vec::new();
+    let mut board_stack: Vec<Frame> = Vec::new();
     if !skipping {
         match starting_board(fen, variant, visitor) {
             Some(board) => {
                 visitor.visit_board(&board);
-                board_stack.push(vec![board]);
+                board_stack.push(Frame::new(board));
             }
             None => skipping = true,
         }
@@ -398,11 +398,50 @@ fn skip_movetext<'a>(mut line: Option<Line<'a>>, lines: &mut Lines<'a>) {
     }
 }
 
+/// A line being read: python-chess keeps a board with its whole move stack per line; the
+/// same information without copying a board per move: where the line's history starts, its
+/// moves, and the current position.
+struct Frame {
+    start: Board,
+    moves: Vec<Move>,
+    board: Board,
+}
+
+impl Frame {
+    fn new(board: Board) -> Frame {
+        Frame {
+            start: board.clone(),
+            moves: Vec::new(),
+            board,
+        }
+    }
+
+    fn play(&mut self, m: Move) {
+        self.board.play_unchecked(m);
+        self.moves.push(m);
+    }
+
+    /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`),
+    /// by replaying the history without it.
+    fn popped(&self) -> Frame {
+        let moves = self.moves[..self.moves.len().saturating_sub(1)].to_vec();
+        let mut board = self.start.clone();
+        for &m in &moves {
+            board.play_unchecked(m);
+        }
+        Frame {
+            start: self.start.clone(),
+            moves,
+            board,
+        }
+    }
+}
+
 fn parse_movetext<'a, V: Visitor>(
     mut line: Option<Line<'a>>,
     lines: &mut Lines<'a>,
     visitor: &mut V,
-    mut board_stack: Vec<Vec<Board>>,
+    mut board_stack: Vec<Frame>,
 ) {
     let mut skip_depth: usize = 0;
     let mut comment: Vec<u8> = Vec::new();
@@ -465,13 +504,13 @@ fn parse_movetext<'a, V: Visitor>(
                 TokenKind::Open => {
                     if skip_depth > 0 {
                         skip_depth += 1;
-                    } else if board_stack.last().is_some_and(|f| f.len() > 1) {
+                    } else if board_stack.last().is_some_and(|f| !f.moves.is_empty()) {
                         if visitor.begin_variation() {
                             skip_depth = 1;
                         } else {
-                            let mut frame = board_stack.last().cloned().unwrap_or_default();
-                            frame.pop();
-                            board_stack.push(frame);
+                            if let Some(frame) = board_stack.last().map(Frame::popped) {
+                                board_stack.push(frame);
+                            }
                         }
                     }
                 }
@@ -506,21 +545,14 @@ fn parse_movetext<'a, V: Visitor>(
                 }),
                 TokenKind::Result if board_stack.len() == 1 => visitor.visit_result(text),
                 TokenKind::Result | TokenKind::Move => {
-                    // Never empty: frames start with a position and variations drop one
-                    // position only from frames holding two or more.
                     let Some(frame) = board_stack.last_mut() else {
                         break;
                     };
-                    let Some(board) = frame.last() else {
-                        break;
-                    };
-                    if !visitor.begin_parse_san(board, text) {
-                        match resolve(board, text) {
+                    if !visitor.begin_parse_san(&frame.board, text) {
+                        match resolve(&frame.board, text) {
                             Ok(m) => {
-                                visitor.visit_move(board, m);
-                                let mut next = board.clone();
-                                next.play_unchecked(m);
-                                frame.push(next);
+                                visitor.visit_move(&frame.board, m);
+                                frame.play(m);
                             }
                             Err(e) => {
                                 visitor.handle_error(e);
@@ -528,9 +560,7 @@ fn parse_movetext<'a, V: Visitor>(
                             }
                         }
                     }
-                    if let Some(board) = frame.last() {
-                        visitor.visit_board(board);
-                    }
+                    visitor.visit_board(&frame.board);
                 }
             }
         }
