@@ -48,9 +48,20 @@ fn is_rank(b: u8) -> bool {
 /// optional parts present-first, the first part outermost, as a backtracking regex does.
 fn san_at(s: &[u8], i: usize) -> Option<usize> {
     let at = |j: usize| s.get(j).copied().unwrap_or(0);
-    // Quick reject: the mandatory square needs a file letter within the next five bytes.
-    if !(i..(i + 5).min(s.len())).any(|j| is_file(s[j])) {
-        return None;
+    // Quick reject (most positions, e.g. move numbers): the mandatory square must follow at
+    // most four bytes that the optional parts could match.
+    let optional = |b: u8| {
+        matches!(b, b'N' | b'B' | b'K' | b'R' | b'Q' | b'-' | b'x') || is_file(b) || is_rank(b)
+    };
+    let mut j = i;
+    loop {
+        if is_file(at(j)) && is_rank(at(j + 1)) {
+            break;
+        }
+        if j >= i + 4 || !optional(at(j)) {
+            return None;
+        }
+        j += 1;
     }
     for mask in (0u8..16).rev() {
         let mut j = i;
