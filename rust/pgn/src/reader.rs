@@ -421,12 +421,12 @@ impl Iterator for GameReader {
 
 impl Drop for GameReader {
     fn drop(&mut self) {
-        // Closing the result channel makes every worker's next send fail, so they stop;
-        // the splitter stops when its work channel closes.
+        // Closing the result channel makes every worker's next send fail, so they stop; the
+        // splitter stops when its work channel closes. The threads are not joined: a source
+        // that needs a lock the dropping thread holds (a Python file object and the GIL)
+        // would deadlock the join, and the threads end on their own.
         self.results = None;
-        for handle in self.handles.drain(..) {
-            let _ = handle.join();
-        }
+        self.handles.clear();
     }
 }
 
