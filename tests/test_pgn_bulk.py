@@ -309,3 +309,32 @@ def test_byte_ranges_read_every_game_once(tmp_path: Path) -> None:
     assert pgn.byte_ranges(gz, 4) == [(0, gz.stat().st_size)]
     with pytest.raises(OSError, match="uncompressed"):
         pgn.read_games(gz, start=0, end=10)
+
+
+def test_leaving_early_does_not_hang(tmp_path: Path) -> None:
+    data = (DATA / "kasparov-deep-blue-1997.pgn").read_bytes() * 200
+    for source in (io.BytesIO(data), io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")):
+        stream = pgn.read_games(source, threads=2)
+        assert next(stream).headers["White"] == "Garry Kasparov"
+        del stream  # the worker threads end on their own; nothing waits for them
+
+
+def test_core_boundary_functions(tmp_path: Path) -> None:
+    from pychess_rs import _core
+
+    data = b'[Event "a"]\n\n1. e4 { x\n\ny } *\n\n[Event "b"]\n\n1. d4 *\n'
+    end = _core.pgn_game_end(data)
+    assert end is not None and data[end:].startswith(b'[Event "b"]')
+    assert _core.pgn_game_end(b"\n\n% nothing\n") is None
+    path = tmp_path / "two.pgn"
+    path.write_bytes(data)
+    second = data.index(b'[Event "b"]')
+    assert _core.pgn_next_game_start(str(path), 0) == 0
+    assert _core.pgn_next_game_start(str(path), 1) == second
+    assert _core.pgn_next_game_start(str(path), second + 1) is None
+    events = _core.parse_game(data)
+    assert events is not None
+    kinds = [e[0] for e in events[0]]
+    assert kinds == ["header", "board", "move", "comment", "result"]
+    assert events[1] == end
+    assert _core.parse_game(data, headers_only=True) == ([("header", "Event", "a")], end)
