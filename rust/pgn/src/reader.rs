@@ -216,6 +216,51 @@ impl Chunker {
         }
     }
 
+    /// Reads the next games (about `target` bytes, at least one) straight from the buffer,
+    /// without the separate cut that batches for other threads need. Only for a whole
+    /// stream (no byte range).
+    fn next_parsed(
+        &mut self,
+        options: &ReadOptions,
+        target: usize,
+    ) -> io::Result<Option<Vec<GameRecord>>> {
+        let mut out = Vec::new();
+        let mut done = 0;
+        while done < target {
+            let rest = &self.buf[self.start..];
+            let mut lines = Lines::new(rest);
+            let mut builder = RecordBuilder::new(&options.filter);
+            let found = read_game(&mut lines, &mut builder);
+            let n = lines.position();
+            // As in `next_game`: complete only if it stopped before the end of the data.
+            if self.start + n >= self.buf.len() && !self.eof {
+                self.compact_keep(0);
+                if self.buf.len() - self.start >= self.block / 2 {
+                    self.grow();
+                }
+                self.fill()?;
+                continue;
+            }
+            if !found {
+                self.start = self.buf.len();
+                break;
+            }
+            let first = first_content_line(&self.buf, self.start);
+            self.start += n;
+            done += n;
+            if builder.rejected {
+                continue;
+            }
+            let mut record = builder.record;
+            record.offset = self.base + first as u64;
+            if options.fens {
+                record.compute_fens();
+            }
+            out.push(record);
+        }
+        Ok((done > 0).then_some(out))
+    }
+
     /// The next batch of whole games of about `target` bytes (at least one game).
     pub fn next_batch(&mut self, target: usize) -> io::Result<Option<Batch>> {
         let mut batch = Batch {
@@ -340,8 +385,15 @@ impl GameReader {
             return None;
         }
         if let Some(chunker) = self.inline.as_mut() {
-            return match chunker.next_batch(BATCH_BYTES) {
-                Ok(Some(batch)) => Some(Ok(parse_batch(&batch, &self.options))),
+            let next = if chunker.limit.is_none() {
+                chunker.next_parsed(&self.options, BATCH_BYTES)
+            } else {
+                chunker
+                    .next_batch(BATCH_BYTES)
+                    .map(|b| b.map(|batch| parse_batch(&batch, &self.options)))
+            };
+            return match next {
+                Ok(Some(records)) => Some(Ok(records)),
                 Ok(None) => {
                     self.done = true;
                     None
@@ -472,12 +524,14 @@ mod tests {
         let expected = events_of(one);
         assert_eq!(expected.len(), 3000);
         assert!(expected[0] == "g0@0 4");
-        let mut chunker = Chunker::new(Box::new(io::Cursor::new(data.clone())));
-        chunker.block = 7;
-        assert_eq!(
-            events_of(GameReader::new(chunker, ReadOptions::default(), 3)),
-            expected
-        );
+        for threads in [1, 3] {
+            let mut chunker = Chunker::new(Box::new(io::Cursor::new(data.clone())));
+            chunker.block = 7;
+            assert_eq!(
+                events_of(GameReader::new(chunker, ReadOptions::default(), threads)),
+                expected
+            );
+        }
     }
 
     #[test]
