@@ -534,6 +534,47 @@ mod tests {
         }
     }
 
+    /// An endless-looking input made on the fly: `games` copies of one game, never held whole.
+    struct Repeat {
+        game: Vec<u8>,
+        games: usize,
+        pos: usize,
+    }
+
+    impl Read for Repeat {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let total = self.game.len() * self.games;
+            let n = buf.len().min(total - self.pos);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = self.game[(self.pos + i) % self.game.len()];
+            }
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn memory_stays_flat_whatever_the_input_size() {
+        let game =
+            b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 { a comment } 1/2-1/2\n\n".to_vec();
+        let games = (40 << 20) / game.len();
+        let source = Repeat {
+            game,
+            games,
+            pos: 0,
+        };
+        let mut chunker = Chunker::new(Box::new(source));
+        let options = ReadOptions::default();
+        let (mut read, mut peak) = (0, 0);
+        while let Some(records) = chunker.next_parsed(&options, BATCH_BYTES).unwrap() {
+            read += records.len();
+            peak = peak.max(chunker.buf.capacity());
+        }
+        assert_eq!(read, games);
+        // 40 MB read through a buffer of a few blocks.
+        assert!(peak <= 4 << 20, "buffer grew to {peak} bytes");
+    }
+
     #[test]
     fn compressed_inputs_read_the_same() {
         let data = sample(50);
