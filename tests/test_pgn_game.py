@@ -199,3 +199,71 @@ def test_node_tree_api() -> None:
     assert pgn.parse_time_control("40/7200:3600").type == pgn.TimeControlType.STANDARD
     blitz = chess.pgn.parse_time_control("180+2").type.name
     assert pgn.parse_time_control("180+2").type.name == blitz
+
+
+def recording_visitor(module: Any) -> Any:
+    """A visitor class of ``module`` that records every call, boards as FEN."""
+
+    class Recorder(module.BaseVisitor):
+        def __init__(self) -> None:
+            self.events: list[Any] = []
+
+        def begin_game(self) -> None:
+            self.events.append("begin_game")
+
+        def visit_header(self, tagname: str, tagvalue: str) -> None:
+            self.events.append(("header", tagname, tagvalue))
+
+        def end_headers(self) -> None:
+            self.events.append("end_headers")
+
+        def visit_board(self, board: Any) -> None:
+            self.events.append(("board", board.fen()))
+
+        def begin_parse_san(self, board: Any, san: str) -> None:
+            self.events.append(("begin_parse_san", board.fen(), san))
+
+        def visit_move(self, board: Any, move: Any) -> None:
+            self.events.append(("move", board.fen(), move.uci()))
+
+        def visit_comment(self, comment: str) -> None:
+            self.events.append(("comment", comment))
+
+        def visit_nag(self, nag: int) -> None:
+            self.events.append(("nag", nag))
+
+        def begin_variation(self) -> None:
+            self.events.append("(")
+
+        def end_variation(self) -> None:
+            self.events.append(")")
+
+        def visit_result(self, result: str) -> None:
+            self.events.append(("result", result))
+
+        def handle_error(self, error: Exception) -> None:
+            self.events.append(("error", error_kinds([error])[0]))
+
+        def end_game(self) -> None:
+            self.events.append("end_game")
+
+        def result(self) -> list[Any]:
+            return self.events
+
+    return Recorder
+
+
+@pytest.mark.parametrize("name", sorted(set(HOSTILE) - {"huge-comment"}) + PGN_FILES)
+def test_visitor_calls_match_python_chess(name: str) -> None:
+    data = HOSTILE[name] if name in HOSTILE else (DATA / name).read_bytes()
+    theirs, ours = text_handle(data), text_handle(data)
+    ours_class, theirs_class = recording_visitor(pgn), recording_visitor(chess.pgn)
+    while True:
+        try:
+            expected = chess.pgn.read_game(theirs, Visitor=theirs_class)
+        except (IndexError, AttributeError, AssertionError):
+            return  # python-chess crashes on the rest
+        got = pgn.read_game(ours, Visitor=ours_class)
+        assert got == expected
+        if expected is None:
+            return

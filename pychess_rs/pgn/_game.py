@@ -1169,11 +1169,13 @@ def _replay(visitor: BaseVisitor[Any], events: list[tuple[Any, ...]]) -> None:
     while i < n and events[i][0] == "header":
         visitor.visit_header(events[i][1], events[i][2])
         i += 1
-    # Errors about the tags (variant, FEN) come before the starting position.
+    if visitor.end_headers() is SKIP:
+        return
+    # Errors about the tags (variant, FEN) come after end_headers, before the position.
     while i < n and events[i][0] == "error":
         visitor.handle_error(events[i][1])
         i += 1
-    if visitor.end_headers() is SKIP or i >= n or events[i][0] != "board":
+    if i >= n or events[i][0] != "board":
         return
     if type(visitor) is GameBuilder:
         _build_tree(visitor, events, i + 1)
