@@ -145,6 +145,12 @@ def _add_play(subparsers: Subparsers) -> None:
     parser.set_defaults(run=play.run)
 
 
+def _add_pgn(subparsers: Subparsers) -> None:
+    from .pgn import _cli as pgn_cli
+
+    pgn_cli.add_subcommand(subparsers)
+
+
 # One function per subcommand, in the order `--help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_play,
@@ -152,6 +158,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_uci,
     _add_bench,
     _add_fuzz,
+    _add_pgn,
 )
 
 

@@ -27,6 +27,15 @@ random-games
 fen-legal
     2000 FENs collected from python-chess random games with a fixed seed; each is parsed
     into a board and its legal moves are counted.
+pgn
+    Reading a PGN corpus (the non-variant files of ``tests/data/pgn/``, engine games and
+    python-chess's test games with comments and variations, repeated to 2000 games), timed
+    from the path to the last game: python-chess's ``chess.pgn.read_game`` loop, pychess-rs's
+    ``pychess_rs.pgn.read_game`` loop when it exists, the bulk reader
+    ``pychess_rs.pgn.read_games`` on 1 thread and on all cores, and PGN-reading peers from
+    PyPI when installed (``iron-pgn-parser``, ``esca``; noted when not). Each counts games and
+    mainline plies, which must match python-chess's. Rates are games/s and MB/s; ratios are
+    python-chess's time over the implementation's.
 
 Every result is checked against python-chess (node counts, the sum of legal-move counts and
 the count of each game-end flag); an implementation whose result differs is reported as
@@ -64,7 +73,7 @@ POSITION_NAMES = {STARTPOS: "startpos", KIWIPETE: "Kiwipete"}
 GAMES_SEED = 20240611
 FENS_SEED = 20240612
 MAX_PLIES = 300
-WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal")
+WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal", "pgn")
 
 
 @dataclass(frozen=True)
@@ -964,6 +973,119 @@ def bench_fens(impls: list[Impl], chess: Any, sizes: Sizes, repeat: int) -> list
     )
 
 
+# --------------------------------------------------------------------------------------------
+# PGN reading
+# --------------------------------------------------------------------------------------------
+
+PGN_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "pgn")
+# Variants python-chess plays and pychess-rs only reports.
+PGN_VARIANT_FILES = ("antichess-programfox.pgn", "knightvuillaume-jannlee-zh-lichess.pgn",
+                     "saturs-jannlee-zh-lichess.pgn")
+
+
+def make_pgn_corpus(games: int) -> tuple[str, int]:
+    """Writes the benchmark corpus to a temporary file; returns its path and size."""
+    import tempfile
+
+    pieces = []
+    for name in sorted(os.listdir(PGN_DATA)):
+        if name.endswith(".pgn") and name not in PGN_VARIANT_FILES:
+            with open(os.path.join(PGN_DATA, name), encoding="utf-8-sig") as f:
+                pieces.append(f.read().strip() + "\n\n")
+    unit = "".join(pieces)
+    per_unit = unit.count("\n[Event ") + unit.startswith("[Event ")
+    text = unit * max(1, -(-games // max(per_unit, 1)))
+    fd, path = tempfile.mkstemp(suffix=".pgn", prefix="pychess-rs-bench-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path, os.path.getsize(path)
+
+
+def pgn_python_chess(path: str) -> tuple[int, int]:
+    import chess.pgn
+
+    games = plies = 0
+    with open(path, encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            games += 1
+            plies += sum(1 for _ in game.mainline_moves())
+    return games, plies
+
+
+def pgn_ours_read_game(path: str) -> tuple[int, int]:
+    from pychess_rs import pgn
+
+    games = plies = 0
+    with open(path, encoding="utf-8") as handle:
+        while (game := pgn.read_game(handle)) is not None:  # type: ignore[attr-defined]
+            games += 1
+            plies += sum(1 for _ in game.mainline_moves())
+    return games, plies
+
+
+def pgn_bulk(path: str, threads: int) -> tuple[int, int]:
+    from pychess_rs import pgn
+
+    games = plies = 0
+    for game in pgn.read_games(path, threads=threads):
+        games += 1
+        plies += game.ply_count
+    return games, plies
+
+
+def bench_pgn(sizes: Sizes, repeat: int) -> list[Row]:
+    import logging
+
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
+    n_games = 2000 if sizes is FULL else 300
+    path, size = make_pgn_corpus(n_games)
+    try:
+        expected = pgn_python_chess(path)
+        games = expected[0]
+        workload = f"PGN read ({games} games, {size / 1e6:.1f} MB)"
+        log(f"[{workload}] expected (games, plies) = {expected}")
+        cores = os.cpu_count() or 1
+        candidates: list[tuple[str, Callable[[], Any] | None, str]] = [
+            ("python-chess read_game", lambda: pgn_python_chess(path), ""),
+        ]
+        from pychess_rs import pgn as ours
+
+        if hasattr(ours, "read_game"):
+            candidates.append(("pychess-rs read_game", lambda: pgn_ours_read_game(path), ""))
+        else:
+            candidates.append(("pychess-rs read_game", None, "not built yet"))
+        candidates.append(("pychess-rs read_games, 1 thread", lambda: pgn_bulk(path, 1), ""))
+        candidates.append(
+            (f"pychess-rs read_games, {cores} threads", lambda: pgn_bulk(path, cores), "")
+        )
+        for peer in ("iron_pgn_parser", "esca"):
+            try:
+                importlib.import_module(peer)
+                note = "installed, but no adapter written for its API"
+            except ImportError:
+                note = "not installed (no wheel for this platform on PyPI)"
+            candidates.append((peer.replace("_", "-"), None, note))
+        rows: list[Row] = []
+        ref: float | None = None
+        for name, run, note in candidates:
+            row = Row(workload, name, units=games, unit="games", note=note)
+            rows.append(row)
+            if run is None:
+                continue
+            row.seconds, row.note = best_of(run, repeat, expected, name)
+            if row.seconds is not None:
+                row.note = row.note or f"{size / 1e6 / row.seconds:.1f} MB/s"
+                if name == "python-chess read_game":
+                    ref = row.seconds
+        for row in rows:
+            if row.seconds is not None and ref is not None:
+                row.ratio = ref / row.seconds
+                row.ratio_ref = "(ref)" if row.impl == "python-chess read_game" else ""
+        return rows
+    finally:
+        os.unlink(path)
+
+
 def machine_line() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -1026,6 +1148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += bench_random_games(impls, chess, sizes, repeat)
     if "fen-legal" in selected:
         rows += bench_fens(impls, chess, sizes, repeat)
+    if "pgn" in selected:
+        rows += bench_pgn(sizes, repeat)
 
     print()
     print(f"Machine: {machine_line()}")

@@ -7,6 +7,7 @@ mod errors;
 mod fast_methods;
 mod moves;
 mod perft;
+mod pgn;
 mod piece;
 mod search;
 mod squareset;
@@ -45,5 +46,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "AmbiguousMoveError",
         py.get_type::<errors::AmbiguousMoveError>(),
     )?;
+    m.add_class::<pgn::PgnReader>()?;
+    m.add_class::<pgn::PgnGame>()?;
+    m.add_function(wrap_pyfunction!(pgn::parse_game, m)?)?;
+    m.add_function(wrap_pyfunction!(pgn::pgn_game_end, m)?)?;
+    m.add_function(wrap_pyfunction!(pgn::pgn_next_game_start, m)?)?;
     Ok(())
 }

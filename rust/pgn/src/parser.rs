@@ -1,0 +1,749 @@
+//! `read_game` with python-chess 1.11.2's semantics, driving a [`Visitor`]: the same lines
+//! skipped, the same tags accepted, the same tokens, the same recovery after a bad move (the
+//! rest of that variation is skipped) and the same end of game (a blank line outside a
+//! comment, or the end of the input).
+
+use crate::lines::{is_ascii_py_space, is_py_space, Line, Lines};
+use crate::tokens::{next_token, TokenKind};
+use pychess_core::{Board, Move, MoveError, San};
+
+/// What kind of problem a game had; the Python layer maps these to exception classes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A token that is not a move at all (`InvalidMoveError`).
+    InvalidMove,
+    /// A move that is not legal in its position (`IllegalMoveError`).
+    IllegalMove,
+    /// A SAN that fits several legal moves (`AmbiguousMoveError`).
+    AmbiguousMove,
+    /// A `FEN` tag that is not a valid position (`ValueError`).
+    Fen,
+    /// A `Variant` tag naming an unknown variant (`ValueError`; the game is read as chess).
+    UnknownVariant,
+    /// A `Variant` tag naming a variant this reader does not play (its movetext is skipped).
+    UnsupportedVariant,
+}
+
+/// An error recorded while reading a game (python-chess's `game.errors`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// The kind.
+    pub kind: ErrorKind,
+    /// The message, python-chess's wording where it has one.
+    pub message: String,
+}
+
+/// Receives the events of one game, like python-chess's `BaseVisitor`. Methods that return
+/// `bool` answer "skip?" (python-chess's `SKIP`).
+pub trait Visitor {
+    /// The first line of a game was found; `true` skips the whole game.
+    fn begin_game(&mut self) -> bool {
+        false
+    }
+    /// A tag pair (raw bytes, no unescaping, as python-chess).
+    fn visit_header(&mut self, _name: &[u8], _value: &[u8]) {}
+    /// All tags read; `true` skips the movetext.
+    fn end_headers(&mut self) -> bool {
+        false
+    }
+    /// The starting position, and the position after each move token.
+    fn visit_board(&mut self, _board: &Board) {}
+    /// Before a move token is resolved; `true` skips it.
+    fn begin_parse_san(&mut self, _board: &Board, _san: &[u8]) -> bool {
+        false
+    }
+    /// A move was resolved in `board` (before it is played); `Move::NULL` for `--`.
+    fn visit_move(&mut self, _board: &Board, _m: Move) {}
+    /// A comment's text (python-chess strips one space after `{` and before `}`).
+    fn visit_comment(&mut self, _comment: &[u8]) {}
+    /// A NAG: `$n` or a suffix annotation (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
+    fn visit_nag(&mut self, _nag: u64) {}
+    /// A variation starts; `true` skips it.
+    fn begin_variation(&mut self) -> bool {
+        false
+    }
+    /// A variation ended.
+    fn end_variation(&mut self) {}
+    /// A variation being skipped after a bad move ended (python-chess calls `end_variation`
+    /// but, unlike a normal end, keeps the variation's position for what follows).
+    fn end_skipped_variation(&mut self) {
+        self.end_variation();
+    }
+    /// A game termination marker on the mainline.
+    fn visit_result(&mut self, _result: &[u8]) {}
+    /// An error; reading goes on.
+    fn handle_error(&mut self, _error: PgnError) {}
+    /// The game is over.
+    fn end_game(&mut self) {}
+}
+
+/// A visitor that skips every game: [`read_game`] with it only finds where games end.
+pub struct SkipVisitor;
+
+impl Visitor for SkipVisitor {
+    fn begin_game(&mut self) -> bool {
+        true
+    }
+}
+
+fn starts_with_comment_marker(line: &Line<'_>) -> bool {
+    matches!(line.text.first(), Some(b'%' | b';'))
+}
+
+/// python-chess's `TAG_REGEX`: `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`.
+pub fn parse_tag(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let rest = text.strip_prefix(b"[")?;
+    let name_len = rest
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
+        .count();
+    if name_len == 0 || !rest[0].is_ascii_alphanumeric() {
+        return None;
+    }
+    let (name, rest) = rest.split_at(name_len);
+    let (space, rest) = split_leading_space(rest);
+    if space == 0 {
+        return None;
+    }
+    let rest = rest.strip_prefix(b"\"")?;
+    // The greedy value ends at the last `"]` that only whitespace follows.
+    let mut end = rest.len();
+    loop {
+        let close = rest[..end].windows(2).rposition(|w| w == b"\"]")?;
+        if crate::lines::is_all_space(&rest[close + 2..]) {
+            let value = &rest[..close];
+            return (!value.contains(&b'\r')).then_some((name, value));
+        }
+        end = close + 1;
+    }
+}
+
+/// Leading Python whitespace (`\s`): its byte length and the rest.
+fn split_leading_space(text: &[u8]) -> (usize, &[u8]) {
+    let mut n = 0;
+    while n < text.len() {
+        if is_ascii_py_space(text[n]) {
+            n += 1;
+            continue;
+        }
+        if text[n] >= 0x80 {
+            let s = String::from_utf8_lossy(&text[n..(n + 4).min(text.len())]).into_owned();
+            if let Some(c) = s.chars().next() {
+                if c != char::REPLACEMENT_CHARACTER && is_py_space(c) {
+                    n += c.len_utf8();
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    (n, &text[n..])
+}
+
+fn strip_bom(mut text: &[u8]) -> &[u8] {
+    while let Some(rest) = text.strip_prefix("\u{feff}".as_bytes()) {
+        text = rest;
+    }
+    text
+}
+
+const CHESS960: [&str; 5] = [
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "fischerrandom",
+    "fischer random",
+];
+const WILD: [&str; 10] = [
+    "wild/0", "wild/1", "wild/2", "wild/3", "wild/4", "wild/5", "wild/6", "wild/7", "wild/8",
+    "wild/8a",
+];
+const STANDARD: [&str; 6] = [
+    "standard",
+    "chess",
+    "classical",
+    "normal",
+    "illegal",
+    "from position",
+];
+/// Variants python-chess knows (`chess.variant` aliases, lower case) and this reader does not play.
+const OTHER_VARIANTS: &[&str] = &[
+    "suicide",
+    "suicide chess",
+    "giveaway",
+    "giveaway chess",
+    "give away",
+    "give away chess",
+    "antichess",
+    "anti chess",
+    "anti",
+    "atomic",
+    "atom",
+    "atomic chess",
+    "king of the hill",
+    "koth",
+    "kingofthehill",
+    "racing kings",
+    "racing",
+    "race",
+    "racingkings",
+    "horde",
+    "horde chess",
+    "three-check",
+    "three check",
+    "threecheck",
+    "three check chess",
+    "3-check",
+    "3 check",
+    "3check",
+    "crazyhouse",
+    "crazy house",
+    "house",
+    "zh",
+];
+
+/// python-chess's `board.has_chess960_castling_rights()`: a castling right on a rook that is
+/// not in a corner, or with the king off the e-file.
+fn has_chess960_castling_rights(board: &Board) -> bool {
+    use pychess_core::{Bitboard, Color, Square};
+    let rights = board.castling_rights();
+    let corners = Bitboard(0x8100_0000_0000_0081);
+    if (rights & !corners).nonempty() {
+        return true;
+    }
+    let king_on = |color: Color, sq: u8| board.king_of(color) == Square::new(sq);
+    ((rights & Bitboard(0xff)).nonempty() && !king_on(Color::White, 4))
+        || ((rights & Bitboard(0xff00_0000_0000_0000)).nonempty() && !king_on(Color::Black, 60))
+}
+
+/// The starting position a game's tags ask for, or the error python-chess would record.
+/// `Ok(None)` means "skip the movetext" (an unsupported variant, already reported).
+fn starting_board<V: Visitor>(
+    fen: Option<&[u8]>,
+    variant: Option<&[u8]>,
+    visitor: &mut V,
+) -> Option<Board> {
+    let raw_variant = variant.map(String::from_utf8_lossy);
+    let variant = raw_variant.as_deref().map(str::to_lowercase);
+    let chess960 = variant.as_deref().is_some_and(|v| CHESS960.contains(&v));
+    if let Some(v) = variant.as_deref() {
+        if !chess960 && !WILD.contains(&v) && !STANDARD.contains(&v) {
+            let name = raw_variant.as_deref().unwrap_or_default();
+            if OTHER_VARIANTS.contains(&v) {
+                visitor.handle_error(PgnError {
+                    kind: ErrorKind::UnsupportedVariant,
+                    message: format!("unsupported variant: {name} (only chess and chess960)"),
+                });
+                return None;
+            }
+            visitor.handle_error(PgnError {
+                kind: ErrorKind::UnknownVariant,
+                message: format!("unsupported variant: {name}"),
+            });
+        }
+    }
+    let Some(fen) = fen else {
+        let mut board = Board::default();
+        board.set_chess960(chess960);
+        return Some(board);
+    };
+    let fen = String::from_utf8_lossy(fen);
+    match Board::from_fen(&fen, chess960) {
+        Ok(board) if !chess960 && has_chess960_castling_rights(&board) => {
+            // python-chess turns chess960 on for X-FEN castling rights.
+            Some(Board::from_fen(&fen, true).unwrap_or(board))
+        }
+        Ok(board) => Some(board),
+        Err(e) => {
+            visitor.handle_error(PgnError {
+                kind: ErrorKind::Fen,
+                message: e.to_string(),
+            });
+            None
+        }
+    }
+}
+
+/// The error python-chess's `parse_san` raises for `token` in `board`.
+pub fn san_error(token: &str, board: &Board, e: MoveError) -> PgnError {
+    let quoted = pychess_core::compat::py_repr(token);
+    match e {
+        MoveError::Invalid { .. } => PgnError {
+            kind: ErrorKind::InvalidMove,
+            message: format!("invalid san: {quoted}"),
+        },
+        MoveError::Ambiguous { .. } => PgnError {
+            kind: ErrorKind::AmbiguousMove,
+            message: format!("ambiguous san: {quoted} in {}", board.fen()),
+        },
+        MoveError::Illegal { .. } => PgnError {
+            kind: ErrorKind::IllegalMove,
+            message: format!("illegal san: {quoted} in {}", board.fen()),
+        },
+        other => PgnError {
+            kind: ErrorKind::IllegalMove,
+            message: other.to_string(),
+        },
+    }
+}
+
+/// Resolves a move token with the core's SAN reader (`Ok(Move::NULL)` for a null move).
+pub fn resolve(board: &Board, token: &[u8]) -> Result<Move, PgnError> {
+    // Tokens are ASCII by construction.
+    let text = std::str::from_utf8(token).unwrap_or("");
+    San::parse(text)
+        .and_then(|san| board.resolve_san(text, san))
+        .map(|m| m.unwrap_or(Move::NULL))
+        .map_err(|e| san_error(text, board, e))
+}
+
+/// Reads one game from `lines`, reporting to `visitor`. Returns `false` at the end of the
+/// input (no game found), like python-chess's `read_game` returning `None`.
+pub fn read_game<'a, V: Visitor>(lines: &mut Lines<'a>, visitor: &mut V) -> bool {
+    let mut line = lines.next_line().map(|l| Line {
+        text: strip_bom(l.text),
+        ..l
+    });
+    while let Some(l) = line {
+        if !(l.is_blank() || starts_with_comment_marker(&l)) {
+            break;
+        }
+        line = lines.next_line();
+    }
+
+    let mut found_game = false;
+    let mut skipping = false;
+    let mut fen: Option<&'a [u8]> = None;
+    let mut variant: Option<&'a [u8]> = None;
+    let mut empty_lines = 0;
+    while let Some(l) = line {
+        if starts_with_comment_marker(&l) {
+            line = lines.next_line();
+            continue;
+        }
+        if empty_lines < 1 && l.is_blank() {
+            empty_lines += 1;
+            line = lines.next_line();
+            continue;
+        }
+        if !found_game {
+            found_game = true;
+            skipping = visitor.begin_game();
+        }
+        if l.text.first() != Some(&b'[') {
+            break;
+        }
+        empty_lines = 0;
+        if !skipping {
+            if let Some((name, value)) = parse_tag(l.text) {
+                visitor.visit_header(name, value);
+                match name {
+                    b"FEN" => fen = Some(value),
+                    b"Variant" => variant = Some(value),
+                    _ => {}
+                }
+            }
+        }
+        line = lines.next_line();
+    }
+    if !found_game {
+        return false;
+    }
+    if !skipping {
+        skipping = visitor.end_headers();
+    }
+    let mut board_stack: Vec<Frame> = Vec::new();
+    if !skipping {
+        match starting_board(fen, variant, visitor) {
+            Some(board) => {
+                visitor.visit_board(&board);
+                board_stack.push(Frame::new(board));
+            }
+            None => skipping = true,
+        }
+    }
+    if skipping {
+        skip_movetext(line, lines);
+        visitor.end_game();
+        return true;
+    }
+    parse_movetext(line, lines, visitor, board_stack);
+    visitor.end_game();
+    true
+}
+
+/// python-chess's fast path for a skipped game: only comments matter, to find the blank line
+/// that ends the game.
+fn skip_movetext<'a>(mut line: Option<Line<'a>>, lines: &mut Lines<'a>) {
+    let mut in_comment = false;
+    while let Some(l) = line {
+        if !in_comment {
+            if l.is_blank() {
+                break;
+            }
+            if l.text.first() == Some(&b'%') {
+                line = lines.next_line();
+                continue;
+            }
+        }
+        for &b in l.text {
+            match b {
+                b'{' => in_comment = true,
+                b';' if !in_comment => break,
+                b'}' => in_comment = false,
+                _ => {}
+            }
+        }
+        line = lines.next_line();
+    }
+}
+
+/// A line being read: python-chess keeps a board with its whole move stack per line; the
+/// same information without copying a board per move: where the line's history starts, its
+/// moves, and the current position.
+struct Frame {
+    start: Board,
+    moves: Vec<Move>,
+    board: Board,
+}
+
+impl Frame {
+    fn new(board: Board) -> Frame {
+        Frame {
+            start: board.clone(),
+            moves: Vec::new(),
+            board,
+        }
+    }
+
+    fn play(&mut self, m: Move) {
+        self.board.play_unchecked(m);
+        self.moves.push(m);
+    }
+
+    /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`),
+    /// by replaying the history without it.
+    fn popped(&self) -> Frame {
+        let moves = self.moves[..self.moves.len().saturating_sub(1)].to_vec();
+        let mut board = self.start.clone();
+        for &m in &moves {
+            board.play_unchecked(m);
+        }
+        Frame {
+            start: self.start.clone(),
+            moves,
+            board,
+        }
+    }
+}
+
+fn parse_movetext<'a, V: Visitor>(
+    mut line: Option<Line<'a>>,
+    lines: &mut Lines<'a>,
+    visitor: &mut V,
+    mut board_stack: Vec<Frame>,
+) {
+    let mut skip_depth: usize = 0;
+    let mut comment: Vec<u8> = Vec::new();
+    while let Some(mut l) = line {
+        if starts_with_comment_marker(&l) {
+            line = lines.next_line();
+            continue;
+        }
+        if l.is_blank() {
+            return;
+        }
+        let mut pos = 0;
+        while let Some(token) = next_token(l.text, pos) {
+            pos = token.end;
+            let text = &l.text[token.start..token.end];
+            match token.kind {
+                TokenKind::Comment => {
+                    comment.clear();
+                    let start = if l.text.get(token.end) == Some(&b' ') {
+                        token.end + 1
+                    } else {
+                        token.end
+                    };
+                    let mut part = &l.text[start..];
+                    let mut newline = l.newline;
+                    loop {
+                        if let Some(close) = part.iter().position(|&b| b == b'}') {
+                            let end = if close > 0 && part[close - 1] == b' ' {
+                                close - 1
+                            } else {
+                                close
+                            };
+                            comment.extend_from_slice(&part[..end]);
+                            // Go on with the rest of the closing line (not a fresh line).
+                            pos = l.text.len() - part.len() + close + 1;
+                            break;
+                        }
+                        comment.extend_from_slice(part);
+                        if newline {
+                            comment.push(b'\n');
+                        }
+                        match lines.next_line() {
+                            Some(next) => {
+                                l = next;
+                                part = l.text;
+                                newline = l.newline;
+                            }
+                            None => {
+                                if skip_depth == 0 {
+                                    visitor.visit_comment(&comment);
+                                }
+                                return;
+                            }
+                        }
+                    }
+                    if skip_depth == 0 {
+                        visitor.visit_comment(&comment);
+                    }
+                }
+                TokenKind::Open => {
+                    if skip_depth > 0 {
+                        skip_depth += 1;
+                    } else if board_stack.last().is_some_and(|f| !f.moves.is_empty()) {
+                        if visitor.begin_variation() {
+                            skip_depth = 1;
+                        } else {
+                            if let Some(frame) = board_stack.last().map(Frame::popped) {
+                                board_stack.push(frame);
+                            }
+                        }
+                    }
+                }
+                TokenKind::LineComment if skip_depth > 0 => pos = token.start + 1,
+                TokenKind::Close => {
+                    if skip_depth == 1 {
+                        skip_depth = 0;
+                        visitor.end_skipped_variation();
+                    } else if skip_depth > 0 {
+                        skip_depth -= 1;
+                    } else if board_stack.len() > 1 {
+                        visitor.end_variation();
+                        board_stack.pop();
+                    }
+                }
+                _ if skip_depth > 0 => {}
+                TokenKind::LineComment => break,
+                TokenKind::Nag => {
+                    // Digits beyond u64 saturate (python-chess keeps an arbitrary int).
+                    let nag = text[1..].iter().fold(0u64, |acc, &d| {
+                        acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                    });
+                    visitor.visit_nag(nag);
+                }
+                TokenKind::Suffix => visitor.visit_nag(match text {
+                    b"!" => 1,
+                    b"?" => 2,
+                    b"!!" => 3,
+                    b"??" => 4,
+                    b"!?" => 5,
+                    _ => 6,
+                }),
+                TokenKind::Result if board_stack.len() == 1 => visitor.visit_result(text),
+                TokenKind::Result | TokenKind::Move => {
+                    let Some(frame) = board_stack.last_mut() else {
+                        break;
+                    };
+                    if !visitor.begin_parse_san(&frame.board, text) {
+                        match resolve(&frame.board, text) {
+                            Ok(m) => {
+                                visitor.visit_move(&frame.board, m);
+                                frame.play(m);
+                            }
+                            Err(e) => {
+                                visitor.handle_error(e);
+                                skip_depth = 1;
+                            }
+                        }
+                    }
+                    visitor.visit_board(&frame.board);
+                }
+            }
+        }
+        line = lines.next_line();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_follow_the_regex() {
+        assert_eq!(
+            parse_tag(b"[Event \"F/S Return Match\"]"),
+            Some((&b"Event"[..], &b"F/S Return Match"[..]))
+        );
+        assert_eq!(
+            parse_tag(b"[A  \"x\"] \"]  "),
+            Some((&b"A"[..], &b"x\"] "[..]))
+        );
+        assert_eq!(parse_tag(b"[Event\"x\"]"), None);
+        assert_eq!(parse_tag(b"[_E \"x\"]"), None);
+        assert_eq!(parse_tag(b"[E \"x\"] junk"), None);
+        assert_eq!(parse_tag(b"[E \"x\""), None);
+    }
+}
+
+#[cfg(test)]
+mod game_tests {
+    use super::*;
+
+    /// Records every event as text, to check the order python-chess's reader produces.
+    #[derive(Default)]
+    struct Events(Vec<String>);
+
+    impl Visitor for Events {
+        fn visit_header(&mut self, name: &[u8], value: &[u8]) {
+            let (n, v) = (
+                String::from_utf8_lossy(name),
+                String::from_utf8_lossy(value),
+            );
+            self.0.push(format!("tag {n}={v}"));
+        }
+        fn visit_move(&mut self, board: &Board, m: Move) {
+            self.0.push(format!("move {}", board.san(m)));
+        }
+        fn visit_comment(&mut self, comment: &[u8]) {
+            self.0
+                .push(format!("comment {:?}", String::from_utf8_lossy(comment)));
+        }
+        fn visit_nag(&mut self, nag: u64) {
+            self.0.push(format!("nag {nag}"));
+        }
+        fn begin_variation(&mut self) -> bool {
+            self.0.push("(".into());
+            false
+        }
+        fn end_variation(&mut self) {
+            self.0.push(")".into());
+        }
+        fn visit_result(&mut self, result: &[u8]) {
+            self.0
+                .push(format!("result {}", String::from_utf8_lossy(result)));
+        }
+        fn handle_error(&mut self, error: PgnError) {
+            self.0
+                .push(format!("error {:?} {}", error.kind, error.message));
+        }
+    }
+
+    fn events(pgn: &str) -> Vec<String> {
+        let mut v = Events::default();
+        assert!(read_game(&mut Lines::new(pgn.as_bytes()), &mut v));
+        v.0
+    }
+
+    #[test]
+    fn comments_variations_and_nags() {
+        let got = events("\u{feff}[Event \"x\"]\r\n\r\n{ start } 1. e4 $1 {multi\nline } e5!? (1... c5 {in} (1... d5)) 2. Nf3 ; rest (\n% escape\n2... Nc6 1-0\n");
+        assert_eq!(
+            got,
+            [
+                "tag Event=x",
+                "comment \"start\"",
+                "move e4",
+                "nag 1",
+                "comment \"multi\\nline\"",
+                "move e5",
+                "nag 5",
+                "(",
+                "move c5",
+                "comment \"in\"",
+                "(",
+                "move d5",
+                ")",
+                ")",
+                "move Nf3",
+                "move Nc6",
+                "result 1-0",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_move_skips_the_rest_of_its_variation() {
+        let got = events("1. e4 e5 2. Ke3 Nf3 (2. Nf3) *");
+        assert_eq!(
+            got,
+            [
+                "move e4",
+                "move e5",
+                "error IllegalMove illegal san: 'Ke3' in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            ]
+        );
+        // python-chess leaves the variation's position in place after a bad move in it, so
+        // the mainline goes on from there (and fails again).
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let got = events("1. e4 (1. e5 d5) e5 2. Ke3 Nf3 *");
+        assert_eq!(
+            got,
+            [
+                "move e4".to_string(),
+                "(".into(),
+                format!("error IllegalMove illegal san: 'e5' in {start}"),
+                ")".into(),
+                format!("error IllegalMove illegal san: 'e5' in {start}"),
+            ]
+        );
+        // A result inside a variation is read as a move, as python-chess does.
+        assert!(
+            events("1. e4 (1. d4 1-0) *")[3].starts_with("error InvalidMove invalid san: '1-0'")
+        );
+    }
+
+    #[test]
+    fn games_end_at_blank_lines_and_headers_allow_one() {
+        let pgn = b"[A \"1\"]\n\n[B \"2\"]\n\n1. e4\n\n1. d4\n";
+        let mut lines = Lines::new(pgn);
+        let mut first = Events::default();
+        assert!(read_game(&mut lines, &mut first));
+        assert_eq!(first.0, ["tag A=1", "tag B=2", "move e4"]);
+        let mut second = Events::default();
+        assert!(read_game(&mut lines, &mut second));
+        assert_eq!(second.0, ["move d4"]);
+        assert!(!read_game(&mut lines, &mut Events::default()));
+    }
+
+    #[test]
+    fn unterminated_comment_and_bad_fen() {
+        assert_eq!(
+            events("1. e4 { never closed\n\nstill"),
+            ["move e4", "comment \"never closed\\n\\nstill\""]
+        );
+        let got = events("[FEN \"not a fen\"]\n\n1. e4 *");
+        assert_eq!(got.len(), 2);
+        assert!(got[1].starts_with("error Fen "));
+        let zh = events("[Variant \"Crazyhouse\"]\n\n1. e4 *");
+        assert!(zh[1].starts_with("error UnsupportedVariant"));
+        let odd = events("[Variant \"Martian\"]\n\n1. e4 *");
+        assert_eq!(odd[1], "error UnknownVariant unsupported variant: Martian");
+        assert_eq!(odd[2], "move e4");
+    }
+
+    #[test]
+    fn hostile_bytes_never_panic() {
+        let mut seed = 12345u64;
+        for len in [0usize, 1, 7, 100, 3000] {
+            for _ in 0..50 {
+                let data: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        {
+                            let alphabet = b"[]{}();%$!?\"\n\r e4Nf3O-x=Q1/2\xef\xbb\xbf\xff";
+                            alphabet[(seed >> 33) as usize % alphabet.len()]
+                        }
+                    })
+                    .collect();
+                let mut lines = Lines::new(&data);
+                while read_game(&mut lines, &mut Events::default()) {}
+            }
+        }
+    }
+}

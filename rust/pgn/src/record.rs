@@ -1,0 +1,362 @@
+//! Light game records for bulk reading: tags, mainline moves, result and errors, without a
+//! node tree. Variations are still read (python-chess records their errors too) but not kept.
+
+use crate::parser::{PgnError, Visitor};
+use pychess_core::{Board, Move};
+
+/// One game as the bulk reader returns it.
+#[derive(Clone, Debug, Default)]
+pub struct GameRecord {
+    /// Byte offset of the game's first line in the (decompressed) input.
+    pub offset: u64,
+    /// Tag pairs in file order; a repeated tag keeps its first place and its last value.
+    pub headers: Vec<(String, String)>,
+    /// The starting position (the `FEN` tag's, or the standard one).
+    pub start: Board,
+    /// Mainline moves (`Move::NULL` for `--`).
+    pub moves: Vec<Move>,
+    /// The game termination marker of the movetext, if any.
+    pub result_token: Option<String>,
+    /// Errors, in the order met.
+    pub errors: Vec<PgnError>,
+    /// FEN after each mainline ply, index 0 being the start, when asked for.
+    pub fens: Option<Vec<String>>,
+}
+
+impl GameRecord {
+    /// The tag `name`, if present.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The result as python-chess's `game.headers["Result"]` has it: the tag unless it is
+    /// missing or `*`, then the movetext's marker, else `*`.
+    pub fn result(&self) -> &str {
+        match self.header("Result") {
+            Some(tag) if tag != "*" => tag,
+            _ => self.result_token.as_deref().unwrap_or("*"),
+        }
+    }
+
+    /// The positions after each ply, the start included.
+    pub fn boards(&self) -> Vec<Board> {
+        let mut board = self.start.clone();
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(board.clone());
+        for &m in &self.moves {
+            board.play_unchecked(m);
+            out.push(board.clone());
+        }
+        out
+    }
+
+    /// The mainline in SAN (python-chess's spelling, `--` for a null move).
+    pub fn sans(&self) -> Vec<String> {
+        let mut board = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let san = board.san(m);
+                board.play_unchecked(m);
+                san
+            })
+            .collect()
+    }
+
+    /// The mainline in UCI (`0000` for a null move; castling as the king's move unless the
+    /// game is Chess960).
+    pub fn ucis(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .map(|&m| {
+                if m.is_null() {
+                    "0000".to_string()
+                } else {
+                    self.start.uci(m).to_string()
+                }
+            })
+            .collect()
+    }
+
+    /// Fills [`GameRecord::fens`].
+    pub fn compute_fens(&mut self) {
+        self.fens = Some(self.boards().iter().map(Board::fen).collect());
+    }
+}
+
+/// A comparison in a [`Condition`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Equal (numbers compare as numbers).
+    Eq,
+    /// Not equal (a missing tag passes).
+    Ne,
+    /// Less than.
+    Lt,
+    /// Less than or equal.
+    Le,
+    /// Greater than.
+    Gt,
+    /// Greater than or equal.
+    Ge,
+    /// The tag contains the text.
+    Contains,
+}
+
+/// One header test: `tag op value`. Both sides numeric compare as numbers, else as text; a
+/// missing tag, or a non-number compared with a number, fails every test but `Ne`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    /// The tag name.
+    pub tag: String,
+    /// The comparison.
+    pub op: Op,
+    /// The value compared with.
+    pub value: String,
+}
+
+impl Condition {
+    fn test(&self, found: Option<&str>) -> bool {
+        let Some(found) = found else {
+            return self.op == Op::Ne;
+        };
+        if self.op == Op::Contains {
+            return found.contains(&self.value);
+        }
+        let ordering = match (
+            found.trim().parse::<f64>(),
+            self.value.trim().parse::<f64>(),
+        ) {
+            (Ok(a), Ok(b)) => a.partial_cmp(&b),
+            // A number asked for and none given (`WhiteElo "?"`): unknown, no order.
+            (Err(_), Ok(_)) => None,
+            _ => Some(found.cmp(self.value.as_str())),
+        };
+        let Some(ordering) = ordering else {
+            return self.op == Op::Ne;
+        };
+        use std::cmp::Ordering::*;
+        match self.op {
+            Op::Eq => ordering == Equal,
+            Op::Ne => ordering != Equal,
+            Op::Lt => ordering == Less,
+            Op::Le => ordering != Greater,
+            Op::Gt => ordering == Greater,
+            Op::Ge => ordering != Less,
+            Op::Contains => unreachable!("handled above"),
+        }
+    }
+}
+
+/// A time-control class, python-chess's `TimeControlType` (FIDE's limits plus bullet).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeClass {
+    /// No `TimeControl` tag, or `?`.
+    Unknown,
+    /// `-`: no limit.
+    Unlimited,
+    /// Base + 60 x increment below 3 minutes.
+    Bullet,
+    /// Below 15 minutes.
+    Blitz,
+    /// Below 60 minutes.
+    Rapid,
+    /// 60 minutes or more.
+    Standard,
+}
+
+impl TimeClass {
+    /// Parses a class name (`bullet`, `blitz`, `rapid`, `standard` or `classical`,
+    /// `unlimited`, `unknown`).
+    pub fn parse(name: &str) -> Option<TimeClass> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "unknown" => TimeClass::Unknown,
+            "unlimited" => TimeClass::Unlimited,
+            "bullet" => TimeClass::Bullet,
+            "blitz" => TimeClass::Blitz,
+            "rapid" => TimeClass::Rapid,
+            "standard" | "classical" => TimeClass::Standard,
+            _ => return None,
+        })
+    }
+
+    /// The class of a `TimeControl` tag (python-chess's `parse_time_control`); `None` for a
+    /// tag it would reject.
+    pub fn of_tag(tag: Option<&str>) -> Option<TimeClass> {
+        let tag = match tag {
+            None | Some("") => return Some(TimeClass::Unknown),
+            Some(t) if t.starts_with('?') => return Some(TimeClass::Unknown),
+            Some(t) if t.starts_with('-') => return Some(TimeClass::Unlimited),
+            Some(t) => t,
+        };
+        let first = tag.split(':').next()?;
+        let (moves_time, bonus) = match first.split_once('+') {
+            Some((a, b)) => (a, Some(b)),
+            None => (first, None),
+        };
+        let increment = match bonus {
+            Some(b) if b.to_ascii_lowercase().ends_with('d') => 0.0,
+            Some(b) => b.trim().parse::<f64>().ok()?,
+            None => 0.0,
+        };
+        let base = match moves_time.split_once('/') {
+            Some((_, time)) => time.split('/').next()?.trim().parse::<i64>().ok()?,
+            None => moves_time.trim().parse::<i64>().ok()?,
+        };
+        let total = base as f64 + 60.0 * increment;
+        Some(if total < 180.0 {
+            TimeClass::Bullet
+        } else if total < 900.0 {
+            TimeClass::Blitz
+        } else if total < 3600.0 {
+            TimeClass::Rapid
+        } else {
+            TimeClass::Standard
+        })
+    }
+}
+
+/// Which games to keep, decided from the tags alone, before any move is read.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Every condition must hold.
+    pub conditions: Vec<Condition>,
+    /// If not empty, the game's time-control class must be one of these.
+    pub time_classes: Vec<TimeClass>,
+}
+
+impl Filter {
+    /// Whether a game with these tags passes.
+    pub fn accepts(&self, headers: &[(String, String)]) -> bool {
+        let get = |name: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
+        };
+        if !self.time_classes.is_empty() {
+            match TimeClass::of_tag(get("TimeControl")) {
+                Some(class) if self.time_classes.contains(&class) => {}
+                _ => return false,
+            }
+        }
+        self.conditions.iter().all(|c| c.test(get(&c.tag)))
+    }
+
+    /// True when the filter keeps every game.
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty() && self.time_classes.is_empty()
+    }
+}
+
+/// The visitor that fills a [`GameRecord`].
+pub struct RecordBuilder<'f> {
+    filter: &'f Filter,
+    /// The record being built.
+    pub record: GameRecord,
+    /// Set when the filter refused the game.
+    pub rejected: bool,
+    depth: usize,
+    started: bool,
+}
+
+impl<'f> RecordBuilder<'f> {
+    /// A builder applying `filter`.
+    pub fn new(filter: &'f Filter) -> RecordBuilder<'f> {
+        RecordBuilder {
+            filter,
+            record: GameRecord::default(),
+            rejected: false,
+            depth: 0,
+            started: false,
+        }
+    }
+}
+
+impl Visitor for RecordBuilder<'_> {
+    fn visit_header(&mut self, name: &[u8], value: &[u8]) {
+        let name = String::from_utf8_lossy(name);
+        let value = String::from_utf8_lossy(value).into_owned();
+        match self.record.headers.iter_mut().find(|(k, _)| *k == name) {
+            Some(slot) => slot.1 = value,
+            None => self.record.headers.push((name.into_owned(), value)),
+        }
+    }
+
+    fn end_headers(&mut self) -> bool {
+        self.rejected = !self.filter.accepts(&self.record.headers);
+        self.rejected
+    }
+
+    fn visit_board(&mut self, board: &Board) {
+        if !self.started {
+            self.started = true;
+            self.record.start = board.clone();
+        }
+    }
+
+    fn visit_move(&mut self, _board: &Board, m: Move) {
+        if self.depth == 0 {
+            self.record.moves.push(m);
+        }
+    }
+
+    fn begin_variation(&mut self) -> bool {
+        self.depth += 1;
+        false
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn visit_result(&mut self, result: &[u8]) {
+        // Like python-chess's `visit_result`: a later marker replaces only `*`.
+        if matches!(self.record.result_token.as_deref(), None | Some("*")) {
+            self.record.result_token = Some(String::from_utf8_lossy(result).into_owned());
+        }
+    }
+
+    fn handle_error(&mut self, error: PgnError) {
+        self.record.errors.push(error);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_classes_follow_python_chess() {
+        let class = |t| TimeClass::of_tag(Some(t));
+        assert_eq!(class("60+0"), Some(TimeClass::Bullet));
+        assert_eq!(class("180+2"), Some(TimeClass::Blitz));
+        assert_eq!(class("600+5"), Some(TimeClass::Rapid));
+        assert_eq!(class("40/7200:3600"), Some(TimeClass::Standard));
+        assert_eq!(class("-"), Some(TimeClass::Unlimited));
+        assert_eq!(class("?"), Some(TimeClass::Unknown));
+        assert_eq!(TimeClass::of_tag(None), Some(TimeClass::Unknown));
+        assert_eq!(class("abc"), None);
+    }
+
+    #[test]
+    fn conditions_compare_numbers_as_numbers() {
+        let c = |op, value: &str| Condition {
+            tag: "WhiteElo".into(),
+            op,
+            value: value.into(),
+        };
+        assert!(c(Op::Ge, "2000").test(Some("2100")));
+        assert!(!c(Op::Ge, "2000").test(Some("999")));
+        assert!(!c(Op::Ge, "2000").test(None));
+        assert!(c(Op::Ne, "2000").test(None));
+        assert!(c(Op::Contains, "10").test(Some("2100")));
+        assert!(c(Op::Lt, "b").test(Some("a")));
+        assert!(!c(Op::Ge, "2000").test(Some("?")));
+        assert!(!c(Op::Lt, "2000").test(Some("?")));
+        assert!(c(Op::Ne, "2000").test(Some("?")));
+    }
+}

@@ -1,0 +1,278 @@
+//! The movetext tokenizer: the tokens of python-chess's `MOVETEXT_REGEX`, found the way
+//! `re.finditer` finds them (alternatives in order, greedy optionals with backtracking,
+//! unmatched characters skipped).
+
+/// What a movetext token is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A move: SAN-like text, a drop, a null move or castling (resolved later).
+    Move,
+    /// `{`: a comment starts here and runs to the next `}`, across lines.
+    Comment,
+    /// `;`: the rest of the line is a comment.
+    LineComment,
+    /// `$` followed by digits.
+    Nag,
+    /// `(`.
+    Open,
+    /// `)`.
+    Close,
+    /// `*`, `1-0`, `0-1` or `1/2-1/2`.
+    Result,
+    /// One or two of `?` and `!`.
+    Suffix,
+}
+
+/// A token: its kind and byte range in the line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The kind.
+    pub kind: TokenKind,
+    /// Start offset.
+    pub start: usize,
+    /// End offset (exclusive).
+    pub end: usize,
+}
+
+#[inline]
+fn is_file(b: u8) -> bool {
+    (b'a'..=b'h').contains(&b)
+}
+
+#[inline]
+fn is_rank(b: u8) -> bool {
+    (b'1'..=b'8').contains(&b)
+}
+
+/// `[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?` at `i`: its end, trying the four
+/// optional parts present-first, the first part outermost, as a backtracking regex does.
+fn san_at(s: &[u8], i: usize) -> Option<usize> {
+    let at = |j: usize| s.get(j).copied().unwrap_or(0);
+    // Quick reject (most positions, e.g. move numbers): the mandatory square must follow at
+    // most four bytes that the optional parts could match.
+    let optional = |b: u8| {
+        matches!(b, b'N' | b'B' | b'K' | b'R' | b'Q' | b'-' | b'x') || is_file(b) || is_rank(b)
+    };
+    let mut j = i;
+    loop {
+        if is_file(at(j)) && is_rank(at(j + 1)) {
+            break;
+        }
+        if j >= i + 4 || !optional(at(j)) {
+            return None;
+        }
+        j += 1;
+    }
+    for mask in (0u8..16).rev() {
+        let mut j = i;
+        if mask & 8 != 0 {
+            if !matches!(at(j), b'N' | b'B' | b'K' | b'R' | b'Q') {
+                continue;
+            }
+            j += 1;
+        }
+        if mask & 4 != 0 {
+            if !is_file(at(j)) {
+                continue;
+            }
+            j += 1;
+        }
+        if mask & 2 != 0 {
+            if !is_rank(at(j)) {
+                continue;
+            }
+            j += 1;
+        }
+        if mask & 1 != 0 {
+            if !matches!(at(j), b'-' | b'x') {
+                continue;
+            }
+            j += 1;
+        }
+        if !(is_file(at(j)) && is_rank(at(j + 1))) {
+            continue;
+        }
+        j += 2;
+        let promotion = |b: u8| b"nbrqkNBRQK".contains(&b);
+        if at(j) == b'=' && promotion(at(j + 1)) {
+            j += 2;
+        } else if promotion(at(j)) {
+            j += 1;
+        }
+        return Some(j);
+    }
+    None
+}
+
+/// The other move spellings: `[PNBRQK]?@[a-h][1-8]`, `--`, `Z0`, `0000`, `@@@@`, castling.
+fn other_move_at(s: &[u8], i: usize) -> Option<usize> {
+    let rest = &s[i..];
+    let at = |j: usize| rest.get(j).copied().unwrap_or(0);
+    let drop_from = |j: usize| at(j) == b'@' && is_file(at(j + 1)) && is_rank(at(j + 2));
+    if matches!(at(0), b'P' | b'N' | b'B' | b'R' | b'Q' | b'K') && drop_from(1) {
+        return Some(i + 4);
+    }
+    if drop_from(0) {
+        return Some(i + 3);
+    }
+    for fixed in [&b"--"[..], b"Z0", b"0000", b"@@@@"] {
+        if rest.starts_with(fixed) {
+            return Some(i + fixed.len());
+        }
+    }
+    for (long, short) in [(&b"O-O-O"[..], &b"O-O"[..]), (b"0-0-0", b"0-0")] {
+        if rest.starts_with(long) {
+            return Some(i + long.len());
+        }
+        if rest.starts_with(short) {
+            return Some(i + short.len());
+        }
+    }
+    None
+}
+
+/// The first token at or after `pos` in `s`, or `None`.
+#[inline]
+pub fn next_token(s: &[u8], mut pos: usize) -> Option<Token> {
+    while pos < s.len() {
+        let b = s[pos];
+        let token = |kind, end| {
+            Some(Token {
+                kind,
+                start: pos,
+                end,
+            })
+        };
+        // Bytes that can start no token are the common case (spaces, move numbers' dots).
+        match b {
+            b' ' | b'.' | b'\t' => {
+                pos += 1;
+                continue;
+            }
+            b'{' => return token(TokenKind::Comment, pos + 1),
+            b';' => return token(TokenKind::LineComment, s.len()),
+            b'(' => return token(TokenKind::Open, pos + 1),
+            b')' => return token(TokenKind::Close, pos + 1),
+            _ => {}
+        }
+        if let Some(end) = san_at(s, pos).or_else(|| other_move_at(s, pos)) {
+            return token(TokenKind::Move, end);
+        }
+        match b {
+            b'$' => {
+                let digits = s[pos + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                if digits > 0 {
+                    return token(TokenKind::Nag, pos + 1 + digits);
+                }
+            }
+            b'*' => return token(TokenKind::Result, pos + 1),
+            b'1' | b'0' => {
+                let rest = &s[pos..];
+                for result in [&b"1-0"[..], b"0-1", b"1/2-1/2"] {
+                    if rest.starts_with(result) {
+                        return token(TokenKind::Result, pos + result.len());
+                    }
+                }
+            }
+            b'?' | b'!' => {
+                let two = matches!(s.get(pos + 1), Some(b'?' | b'!'));
+                return token(TokenKind::Suffix, pos + 1 + usize::from(two));
+            }
+            _ => {}
+        }
+        pos += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(s: &str) -> Vec<(TokenKind, &str)> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        while let Some(t) = next_token(s.as_bytes(), pos) {
+            out.push((t.kind, &s[t.start..t.end]));
+            pos = t.end;
+        }
+        out
+    }
+
+    #[test]
+    fn moves_numbers_and_results() {
+        use TokenKind::*;
+        assert_eq!(
+            tokens("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O 1-0"),
+            vec![
+                (Move, "e4"),
+                (Move, "e5"),
+                (Move, "Nf3"),
+                (Move, "Nc6"),
+                (Move, "Bb5"),
+                (Move, "a6"),
+                (Move, "O-O"),
+                (Result, "1-0")
+            ]
+        );
+        assert_eq!(
+            tokens("12...exd5+ Nbd7 Ng1f3 e8=Q# bxa8N 0-0-0 1/2-1/2 *"),
+            vec![
+                (Move, "exd5"),
+                (Move, "Nbd7"),
+                (Move, "Ng1f3"),
+                (Move, "e8=Q"),
+                (Move, "bxa8N"),
+                (Move, "0-0-0"),
+                (Result, "1/2-1/2"),
+                (Result, "*")
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_nags_variations_and_junk() {
+        use TokenKind::*;
+        assert_eq!(
+            tokens("e4!? $14 (d4?) {x} ; rest {"),
+            vec![
+                (Move, "e4"),
+                (Suffix, "!?"),
+                (Nag, "$14"),
+                (Open, "("),
+                (Move, "d4"),
+                (Suffix, "?"),
+                (Close, ")"),
+                (Comment, "{"),
+                (LineComment, "; rest {")
+            ]
+        );
+        // Unmatched characters are skipped; `$` needs digits; drops and nulls are moves.
+        assert_eq!(
+            tokens("%% $ Pe4 N@f3 -- Z0 @@@@ 0000"),
+            vec![
+                (Move, "e4"),
+                (Move, "N@f3"),
+                (Move, "--"),
+                (Move, "Z0"),
+                (Move, "@@@@"),
+                (Move, "0000")
+            ]
+        );
+    }
+
+    #[test]
+    fn backtracking_matches_the_regex() {
+        // `e4` must come from backtracking past the optional file and rank.
+        assert_eq!(san_at(b"e4", 0), Some(2));
+        assert_eq!(san_at(b"Qh4xe1", 0), Some(6));
+        assert_eq!(san_at(b"1e4", 0), Some(3));
+        assert_eq!(san_at(b"1.e4", 0), None);
+        assert_eq!(san_at(b"a1-b2=", 0), Some(5));
+        assert_eq!(san_at(b"d7d8q", 0), Some(5));
+        assert_eq!(san_at(b"Kx", 0), None);
+    }
+}
