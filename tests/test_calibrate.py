@@ -56,3 +56,10 @@ def test_reads_the_match_summary(tmp_path: Path) -> None:
     path.write_text(json.dumps(summary))
     m = calibrate.read(calibrate.Point(5, 1320), path)
     assert (m.games, m.elo, m.forfeits, m.rating) == (20, -190.0, 1, 1130.0)
+
+
+def test_anchors_take_ratings_measured_elsewhere() -> None:
+    rows = [measured(5, 1350, 0), measured(10, 1600, 0)]
+    table = calibrate.anchors(rows, {20: 2400.0})
+    assert table[5] == 1350 and table[10] == 1600 and table[20] == 2400
+    assert table[15] == 2000

@@ -128,26 +128,29 @@ def read(point: Point, summary: Path) -> Measured:
     )
 
 
-def anchors(measured: list[Measured]) -> list[int]:
-    """The rating of every level 0..MAX_LEVEL: measured ratings (averaged per level),
-    linear in between, extended with the nearest segment's slope beyond the ends."""
+def anchors(measured: list[Measured], known: dict[int, float] | None = None) -> list[int]:
+    """The rating of every level 0..MAX_LEVEL: measured ratings (averaged per level, with
+    ``known`` ratings measured elsewhere), linear in between, extended with the nearest
+    segment's slope beyond the ends."""
     by_level: dict[int, list[float]] = {}
     for m in measured:
         by_level.setdefault(m.point.level, []).append(m.rating)
-    known = sorted((level, sum(r) / len(r)) for level, r in by_level.items())
-    unbounded = [level for level, rating in known if rating in (float("inf"), float("-inf"))]
+    for level, rating in (known or {}).items():
+        by_level.setdefault(level, []).append(rating)
+    points = sorted((level, sum(r) / len(r)) for level, r in by_level.items())
+    unbounded = [level for level, rating in points if rating in (float("inf"), float("-inf"))]
     if unbounded:
         raise ValueError(f"level(s) {unbounded} won or lost every game: measure them against "
                          "a closer Stockfish level")
-    if len(known) < 2:
+    if len(points) < 2:
         raise ValueError("anchors need measurements at two levels at least")
     table = []
     for level in range(MAX_LEVEL + 1):
         # The segment that holds the level, or the end segment it extends.
         i = 0
-        while i < len(known) - 2 and level > known[i + 1][0]:
+        while i < len(points) - 2 and level > points[i + 1][0]:
             i += 1
-        (l0, r0), (l1, r1) = known[i], known[i + 1]
+        (l0, r0), (l1, r1) = points[i], points[i + 1]
         table.append(round(r0 + (r1 - r0) * (level - l0) / (l1 - l0)))
     # A weaker level must never rate above a stronger one (noise in the measurements).
     for level in range(1, len(table)):
@@ -199,17 +202,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=30, help="games per point (even)")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--out", default="calibration", help="directory for PGN/JSON/logs")
+    parser.add_argument("--known", nargs="+", type=parse_point, default=[],
+                        metavar="LEVEL:RATING",
+                        help="ratings measured elsewhere for --anchors (e.g. full strength, "
+                        "20:2356, from a longer match)")
     parser.add_argument("--anchors", action="store_true",
                         help="print the ELO_FOR_SKILL table the ratings imply")
     args = parser.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    rows = [read(point, play(args, point)) for point in args.points]
+    try:
+        rows = [read(point, play(args, point)) for point in args.points]
+    except subprocess.CalledProcessError as err:
+        print(f"calibrate: a match failed (exit {err.returncode}; its output is above)",
+              file=sys.stderr)
+        return 1
     print()
     print(f"Calibration against Stockfish UCI_Elo, tc {args.tc}:")
     print_table(rows)
     if args.anchors:
         try:
-            table = anchors(rows)
+            table = anchors(rows, {p.level: float(p.sf_elo) for p in args.known})
         except ValueError as err:
             print(f"calibrate: no anchors: {err}", file=sys.stderr)
             return 1
