@@ -238,6 +238,9 @@ def test_ponder_waits_for_ponderhit(engine: Engine) -> None:
 
 def test_ctrl_c_stops_a_search_in_the_main_thread(engine: Engine) -> None:
     assert threading.current_thread() is threading.main_thread()
+    # Python's own Ctrl-C handler, whatever the test runner installed (pytest-xdist's
+    # workers do not raise KeyboardInterrupt on SIGINT).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
     watchdog = threading.Timer(5, engine.stop)  # without the Ctrl-C check: slow, not a hang
     timer.start()
@@ -249,6 +252,7 @@ def test_ctrl_c_stops_a_search_in_the_main_thread(engine: Engine) -> None:
     finally:
         timer.cancel()
         watchdog.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 2
     assert_legal(pychess_rs.Board(), engine.play(pychess_rs.Board(), Limit(depth=2)).move)
 

@@ -113,7 +113,7 @@ def test_ctrl_c_at_the_prompt_and_term_dumb(tmp_path: Path) -> None:
     child.sendintr()
     out = finish(child)
     assert "Game over. Game interrupted." in out
-    assert "1. e4 {Game interrupted.} *" in out
+    assert "1. e4 { Game interrupted. } *" in out
     assert read_pgn(save).headers["Result"] == "*"
 
 

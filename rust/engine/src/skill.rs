@@ -7,23 +7,25 @@
 //! same move (reproducible games and tests).
 //!
 //! Elo maps to a skill level through [`ELO_FOR_SKILL`], one anchor rating per level with
-//! linear interpolation between anchors. The anchors are first estimates (November 2026),
-//! spaced evenly over [`MIN_ELO`]..=[`MAX_ELO`]; they are to be recalibrated by matches
-//! against a rated opponent.
+//! linear interpolation between anchors. The anchors are measured on Stockfish 15.1's own
+//! `UCI_Elo` scale by `tools/calibrate.py` (README, "Strength levels"): levels 5, 10 and 15
+//! against Stockfish at 5s+0.05s, 24 games each, and full strength from the 40 games
+//! against `UCI_Elo` 2400 at 10s+0.1s; linear in between, and below level 5 extended with
+//! the slope of levels 5..10 (Stockfish plays no weaker than 1350).
 
 use pychess_core::Move;
 
-/// The lowest `UCI_Elo` accepted (lower requests are raised to it).
-pub const MIN_ELO: u32 = 1320;
-/// The highest `UCI_Elo` accepted (higher requests are lowered to it).
-pub const MAX_ELO: u32 = 2850;
+/// The lowest `UCI_Elo` accepted (lower requests are raised to it): level 0's rating.
+pub const MIN_ELO: u32 = ELO_FOR_SKILL[0];
+/// The highest `UCI_Elo` accepted (higher requests are lowered to it): full strength's.
+pub const MAX_ELO: u32 = ELO_FOR_SKILL[MAX_SKILL as usize];
 /// Full strength: no weakening.
 pub const MAX_SKILL: u32 = 20;
 
 /// The rating each skill level is meant to play at (index = level).
 pub const ELO_FOR_SKILL: [u32; 21] = [
-    1320, 1397, 1473, 1550, 1626, 1703, 1779, 1856, 1932, 2009, 2085, 2162, 2238, 2315, 2391, 2468,
-    2544, 2621, 2697, 2774, 2850,
+    941, 1037, 1134, 1230, 1327, 1423, 1520, 1617, 1713, 1810, 1906, 1949, 1992, 2035, 2078, 2120,
+    2168, 2215, 2262, 2309, 2356,
 ];
 
 /// Lines a weakened search considers.
@@ -110,7 +112,9 @@ mod tests {
     fn elo_maps_onto_levels() {
         assert_eq!(elo_to_level(100), 0.0);
         assert_eq!(elo_to_level(MAX_ELO), 20.0);
-        assert!((elo_to_level(2000) - 8.9).abs() < 0.2);
+        assert!((elo_to_level(2000) - 12.19).abs() < 0.01);
+        assert!((elo_to_level(1423) - 5.0).abs() < 1e-9);
+        assert!(ELO_FOR_SKILL.windows(2).all(|w| w[0] < w[1]));
         assert!(Skill::from_options(Some(MAX_ELO), 0).is_none());
         assert!(Skill::from_options(None, 20).is_none());
         assert_eq!(Skill::from_options(None, 3).unwrap().max_depth(), 4);
