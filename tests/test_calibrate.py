@@ -63,3 +63,18 @@ def test_anchors_take_ratings_measured_elsewhere() -> None:
     table = calibrate.anchors(rows, {20: 2400.0})
     assert table[5] == 1350 and table[10] == 1600 and table[20] == 2400
     assert table[15] == 2000
+
+
+def test_reads_unbounded_intervals_written_as_strings(tmp_path: Path) -> None:
+    summary = {
+        "pairings": [{
+            "engine": "level10", "wins": 21, "draws": 1, "losses": 2, "complete_pairs": 12,
+            "elo_pairs": {"elo": 373.8, "low": 228.5, "high": "+inf"},
+            "elo_games": {"elo": 373.8, "low": 230.0, "high": 600.0},
+            "failures": {"level10": {"time_forfeit": 0, "illegal_move": 0, "crash": 0}},
+        }]
+    }
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(summary))
+    m = calibrate.read(calibrate.Point(10, 1600), path)
+    assert m.high == float("inf") and calibrate.interval(m) == "+inf / -145"

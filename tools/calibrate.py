@@ -121,9 +121,10 @@ def read(point: Point, summary: Path) -> Measured:
         pairing["wins"],
         pairing["draws"],
         pairing["losses"],
-        elo["elo"],
-        elo["low"],
-        elo["high"],
+        # Unbounded ends are written as strings ("-inf", "+inf"): JSON has no infinity.
+        float(elo["elo"]),
+        float(elo["low"]),
+        float(elo["high"]),
         failures["time_forfeit"] + failures["illegal_move"] + failures["crash"],
     )
 
@@ -159,9 +160,11 @@ def anchors(measured: list[Measured], known: dict[int, float] | None = None) -> 
 
 
 def interval(m: Measured) -> str:
-    if m.low == float("-inf") or m.high == float("inf"):
-        return "(unbounded)"
-    return f"+{m.high - m.elo:.0f} / -{m.elo - m.low:.0f}"
+    """The 95% interval as distances from the estimate; an end the games cannot bound (a
+    near-perfect score) shows as inf."""
+    up = "inf" if m.high == float("inf") else f"{m.high - m.elo:.0f}"
+    down = "inf" if m.low == float("-inf") else f"{m.elo - m.low:.0f}"
+    return f"+{up} / -{down}"
 
 
 def print_table(rows: list[Measured]) -> None:
