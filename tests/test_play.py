@@ -421,3 +421,22 @@ def test_a_pgn_that_cannot_be_replayed_is_refused(
     assert main(["play", "--pgn", str(source)]) == 2
     err = capsys.readouterr().err
     assert "move 3 of the PGN: Ke3 is illegal: the king on e1 cannot reach e3" in err
+
+
+def test_a_claim_through_the_move_that_repeats_the_position(tmp_path: Path) -> None:
+    # After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1, Black's Ng8 would bring the start position back a
+    # third time: the claim names that move, which is played and written down.
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    out, game = run(
+        tmp_path,
+        ["--white", "human", "--black", "human"],
+        [*shuffle, *shuffle[:3], "claim", "claim Nc6", "claim Ng8"],
+    )
+    assert "Black may claim a draw with the move that makes it: type claim Ng8" in out
+    assert "a draw may be claimed with a move: type claim Ng8" in out
+    assert "no draw to claim with Nc6" in out
+    assert "Game over. Draw claimed: threefold repetition (1/2-1/2)." in out
+    assert game is not None
+    assert mainline(game) == shuffle * 2
+    assert game.headers["Result"] == "1/2-1/2"
+    assert final_board(game).is_repetition(3)

@@ -16,7 +16,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pgn": ("", "print the game so far as PGN"),
     "resign": ("", "give up the game"),
     "draw": ("", "offer a draw"),
-    "claim": ("", "claim a draw by threefold repetition or the 50-move rule"),
+    "claim": (
+        "[move]",
+        "claim a draw by threefold repetition or the 50-move rule (with a move: play it, "
+        "then claim)",
+    ),
     "stop": ("", "while the engine thinks: make it move now (Ctrl-C does the same)"),
     "help": ("", "this list"),
     "quit": ("", "leave (the game is written as PGN)"),

@@ -227,15 +227,38 @@ class Session:
         return f"{board.fullmove_number}{dots} {_side(board.turn)}> "
 
     def _claimable(self) -> bool:
+        """A draw may be claimed in the position on the board itself (python-chess's
+        ``can_claim_*`` also count a move that would make the claim: see ``claim MOVE``)."""
         board = self.board
-        return board.can_claim_fifty_moves() or board.can_claim_threefold_repetition()
+        return board.halfmove_clock >= 100 or board.is_repetition(3)
+
+    def _claimable_by_moving(self) -> list[str]:
+        """The moves (SAN) after which a draw may be claimed, when none may be claimed now."""
+        board = self.board
+        if self._claimable() or not (
+            board.can_claim_fifty_moves() or board.can_claim_threefold_repetition()
+        ):
+            return []
+        moves = []
+        for move in board.legal_moves:
+            san = board.san(move)
+            board.push(move)
+            if self._claimable():
+                moves.append(san)
+            board.pop()
+        return moves
 
     def _human_turn(self) -> Ending | None:
         self.console.say(self._diagram())
         self.console.say(status_line(self.board))
+        side = _side(self.board.turn)
         if self._claimable():
-            side = _side(self.board.turn)
             self.console.say(f"{self._claim_reason()}: {side} may claim a draw (type claim).")
+        elif moves := self._claimable_by_moving():
+            self.console.say(
+                f"{side} may claim a draw with the move that makes it: "
+                f"type claim {moves[0]}" + (f" (or {', '.join(moves[1:])})" if moves[1:] else "")
+            )
         while True:
             try:
                 line = self.console.ask(self._prompt())
@@ -352,8 +375,28 @@ class Session:
 
     def _cmd_claim(self, argument: str) -> Ending | None:
         board = self.board
+        side = _side(board.turn)
+        if argument.strip():
+            # A claim through a move: the move is played and written down, then claimed.
+            text = argument.strip()
+            kind, found, message = board.read_move(text)
+            if kind != "move":
+                self.console.say(message)
+                return None
+            san = board.san(found[0])
+            board.push(found[0])
+            if self._claimable():
+                self.console.say(f"{side} plays {san}")
+                return self._claim_ending(f"{side} claims a draw with {san}")
+            board.pop()
+            self.console.say(f"no draw to claim with {san}: it neither repeats a position a "
+                             "third time nor completes 50 moves without a capture or pawn move")
+            return None
         if self._claimable():
-            return self._claim_ending(f"{_side(board.turn)} claims a draw")
+            return self._claim_ending(f"{side} claims a draw")
+        if moves := self._claimable_by_moving():
+            self.console.say(f"a draw may be claimed with a move: type claim {moves[0]}")
+            return None
         seen = max(n for n in range(1, 6) if n == 1 or board.is_repetition(n))
         times = "once" if seen == 1 else "twice" if seen == 2 else f"{seen} times"
         self.console.say(
