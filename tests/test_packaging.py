@@ -69,7 +69,8 @@ def test_wheel_holds_the_package_and_nothing_else(wheel: zipfile.ZipFile) -> Non
     package = sorted(n for n in names if n.startswith("pychess_rs/"))
     extensions = [n for n in package if EXTENSION.match(n)]
     assert len(extensions) == 1, f"expected one compiled core, found {extensions}"
-    modules = sorted(p.name for p in SOURCE_PACKAGE.glob("*.py"))
+    # Subpackages (pgn/, play/) included: every module of the source tree, nothing else.
+    modules = sorted(p.relative_to(SOURCE_PACKAGE).as_posix() for p in SOURCE_PACKAGE.rglob("*.py"))
     expected = sorted(
         [f"pychess_rs/{m}" for m in modules]
         + ["pychess_rs/_core.pyi", "pychess_rs/py.typed", extensions[0]]
