@@ -175,13 +175,15 @@ class Session:
 
         thread = threading.Thread(target=search, name="pychess-rs-play-engine", daemon=True)
         thread.start()
-        if self.console.interactive:
-            self.console.say(
-                f"{_side(self.board.turn)} is thinking... (type stop or press Ctrl-C to make it "
-                "move now)"
-            )
         told = False
         try:
+            # Announced inside the try: a Ctrl-C that answers the announcement at once must
+            # make the engine move, not end the game.
+            if self.console.interactive:
+                self.console.say(
+                    f"{_side(self.board.turn)} is thinking... (type stop or press Ctrl-C to "
+                    "make it move now)"
+                )
             while thread.is_alive():
                 if self.console.can_poll():
                     line = self.console.poll(0.1)
