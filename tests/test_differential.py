@@ -35,6 +35,7 @@ BUDGET = {
     "placement": 600,
     "mutated": 150,
     "epd": None,
+    "invalid": 600,
 }
 
 
@@ -68,12 +69,15 @@ def _assert_clean(result: Any, source: str) -> None:
     assert stats.positions > 0, "the source produced no position"
 
 
-@pytest.mark.parametrize("source", ["startpos", "chess960", "placement", "mutated"])
+@pytest.mark.parametrize("source", ["startpos", "chess960", "placement", "mutated", "invalid"])
 def test_campaign(rs: Any, source: str, tmp_path: Path) -> None:
     result = _campaign(rs, source, tmp_path)
     _assert_clean(result, source)
-    if source in ("placement", "mutated"):
+    if source in ("placement", "mutated", "invalid"):
         assert result.stats[source].fen_checks > result.stats[source].positions / 20
+    if source == "invalid":
+        seen = result.stats[source].coverage
+        assert seen["invalid position"] > 100 and seen["pseudo-legal push"] > 100, dict(seen)
 
 
 def test_campaign_rare_rules(rs: Any, tmp_path: Path) -> None:
@@ -118,18 +122,13 @@ class _InvalidFenError(ValueError):
 
 
 class _Posing(chess.Board):
-    """python-chess with pychess_rs's constructor contract and ``zobrist_hash()``."""
+    """python-chess with pychess_rs's constructor error and ``zobrist_hash()``."""
 
     def __init__(self, fen: str | None = chess.STARTING_FEN, *, chess960: bool = False) -> None:
         try:
             super().__init__(fen, chess960=chess960)
         except ValueError as exc:
             raise _InvalidFenError(str(exc)) from None
-        if fen is not None and self.status() & ~self.allowed_status():
-            raise _InvalidFenError(f"invalid position: {fen!r}")
-
-    def allowed_status(self) -> int:
-        return int(contract.ALLOWED_STATUS)
 
     def zobrist_hash(self) -> int:
         return chess.polyglot.zobrist_hash(self)
@@ -141,9 +140,11 @@ class _WrongKnightSan(_Posing):
         return text.lower() if text.startswith("N") else text
 
 
-class _AcceptsBackRankPawns(_Posing):
-    def allowed_status(self) -> int:
-        return int(contract.ALLOWED_STATUS | chess.STATUS_PAWNS_ON_BACKRANK)
+class _RejectsBackRankPawns(_Posing):
+    def __init__(self, fen: str | None = chess.STARTING_FEN, *, chess960: bool = False) -> None:
+        super().__init__(fen, chess960=chess960)
+        if self.status() & chess.STATUS_PAWNS_ON_BACKRANK:
+            raise _InvalidFenError(f"pawns on the back rank: {fen!r}")
 
 
 def _posing(board: type) -> SimpleNamespace:
@@ -182,13 +183,24 @@ def test_fuzzer_catches_a_wrong_san(tmp_path: Path) -> None:
 
 
 def test_fuzzer_catches_a_wrong_fen_acceptance(tmp_path: Path) -> None:
-    result = _self_test(_AcceptsBackRankPawns, "mutated", tmp_path, positions=60)
-    assert result.stats["mutated"].mismatches[contract.ACCEPTANCE] > 0
-    saved = sorted(tmp_path.glob("mutated-fen_acceptance-*.json"))
+    result = _self_test(_RejectsBackRankPawns, "invalid", tmp_path, positions=200)
+    assert result.stats["invalid"].mismatches[contract.ACCEPTANCE] > 0
+    saved = sorted(tmp_path.glob("invalid-fen_acceptance-*.json"))
     record = json.loads(saved[0].read_text())
-    assert record["ours"] == "'accepted'"
-    assert "PAWNS_ON_BACKRANK" in record["oracle"]
-    assert fuzz_diff.replay_reports(_posing(_AcceptsBackRankPawns), saved, io.StringIO()) == len(
+    assert record["oracle"] == "'accepted'"
+    assert "pawns on the back rank" in record["ours"]
+    assert fuzz_diff.replay_reports(_posing(_RejectsBackRankPawns), saved, io.StringIO()) == len(
         saved
     )
     assert fuzz_diff.replay_reports(_posing(_Posing), saved, io.StringIO()) == 0
+
+
+def test_fuzzer_catches_a_wrong_pseudo_legal_push(tmp_path: Path) -> None:
+    class _RefusesIntoCheck(_Posing):
+        def push(self, move: chess.Move) -> None:
+            if move and not self.is_legal(move):
+                raise chess.IllegalMoveError(f"not legal: {move.uci()}")
+            super().push(move)
+
+    result = _self_test(_RefusesIntoCheck, "invalid", tmp_path, positions=100)
+    assert result.stats["invalid"].mismatches["push (not legal)"] > 0

@@ -1259,10 +1259,16 @@ def _build_tree(builder: GameBuilder[Any], events: list[tuple[Any, ...]], start:
     """The events of a game into a tree, as ``GameBuilder``'s methods would build it (they are
     inlined here: this is the path every plain ``read_game`` takes)."""
     stack: list[GameNode] = builder.variation_stack
+    # A Game subclass may make its own nodes (python-chess's documented way to extend the
+    # tree): then every node is made by its parent's add_variation, as GameBuilder does.
+    plain_nodes = getattr(builder.Game, "add_variation", None) is GameNode.add_variation
     for event in itertools.islice(events, start, None):
         kind = event[0]
         if kind == "move":
-            node = ChildNode(stack[-1], _move(event[1]))
+            if plain_nodes:
+                node: GameNode = ChildNode(stack[-1], _move(event[1]))
+            else:
+                node = stack[-1].add_variation(_move(event[1]))
             node.starting_comment = builder.starting_comment
             stack[-1] = node
             builder.starting_comment = ""

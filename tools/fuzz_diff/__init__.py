@@ -38,7 +38,6 @@ from .cli import main
 from .contract import (
     ACCEPTANCE,
     ACCEPTANCE_ERROR,
-    ALLOWED_STATUS,
     COUNTER_LIMIT,
     oracle_board,
     outside_contract,
@@ -50,7 +49,6 @@ from .sources import SOURCES, load_epd_positions, mutate_fen, random_placement_f
 __all__ = [
     "ACCEPTANCE",
     "ACCEPTANCE_ERROR",
-    "ALLOWED_STATUS",
     "COUNTER_LIMIT",
     "SOURCES",
     "Campaign",

@@ -19,7 +19,7 @@ from typing import IO, Any, Callable
 
 import chess
 
-from .checks import Diff, Raised, ask, check_position, show
+from .checks import Diff, Raised, ask, ask_method, check_position, show
 from .contract import (
     ACCEPTANCE,
     ACCEPTANCE_ERROR,
@@ -35,11 +35,19 @@ from .sources import (
     choose_rare,
     load_epd_positions,
     mutate_fen,
+    random_invalid_fen,
     random_placement_fen,
 )
 
 # Per source, how many items ``--games N`` allows: games, placements, mutated FENs.
-ITEMS_PER_GAME = {"startpos": 1, "chess960": 1, "rare": 1, "placement": 10, "mutated": 50}
+ITEMS_PER_GAME = {
+    "startpos": 1,
+    "chess960": 1,
+    "rare": 1,
+    "placement": 10,
+    "mutated": 50,
+    "invalid": 10,
+}
 
 MAX_PLIES = {"startpos": 300, "chess960": 300}
 
@@ -59,6 +67,10 @@ class Config:
     #: Random plies played from each placement / EPD position.
     placement_plies: int = 12
     epd_plies: int = 3
+    #: In ``invalid`` games, how often a ply is a pseudo-legal move that is not legal, and how
+    #: often a null move (python-chess pushes both).
+    pseudo_rate: float = 0.3
+    null_rate: float = 0.05
 
 
 @dataclasses.dataclass
@@ -209,6 +221,7 @@ class Campaign:
             "placement": self._run_placement,
             "mutated": self._run_mutated,
             "epd": self._run_epd,
+            "invalid": self._run_invalid,
         }
         try:
             while True:
@@ -320,6 +333,15 @@ class Campaign:
         if pb is not None and rb is not None:
             self._play(ctx, pb, rb, rng, rng.randint(0, self.config.epd_plies), None)
 
+    def _run_invalid(self, index: int) -> None:
+        rng = self._rng("invalid", index)
+        chess960 = self.config.chess960 or rng.random() < 0.25
+        ctx = Context("invalid", random_invalid_fen(rng, chess960), chess960, [], index)
+        pb, rb = self._acceptance(ctx)
+        if pb is not None and rb is not None:
+            plies = rng.randint(0, self.config.placement_plies)
+            self._play(ctx, pb, rb, rng, plies, None, odd_moves=True)
+
     # -- the building blocks ------------------------------------------------------------------
 
     def _construct(self, ctx: Context) -> Any:
@@ -368,9 +390,11 @@ class Campaign:
         max_plies: int,
         choose: Callable[[chess.Board, list[chess.Move]], chess.Move] | None,
         past_end: int = 0,
+        odd_moves: bool = False,
     ) -> None:
         """Check the position, play a move on both boards, repeat (until mate, stalemate,
-        *max_plies*, or *past_end* plies after an automatic draw)."""
+        *max_plies*, or *past_end* plies after an automatic draw). With *odd_moves*, some plies
+        are pseudo-legal moves that are not legal, or null moves."""
         stats = self.stats[ctx.source]
         extra_plies = None
         while True:
@@ -381,7 +405,11 @@ class Campaign:
             stats.coverage.update(result.events)
             for diff in result.diffs:
                 self._report(ctx, diff)
-            if result.diverged or not result.oracle_moves or len(ctx.moves) >= max_plies:
+            if result.diverged or len(ctx.moves) >= max_plies:
+                return
+            if odd_moves and self._odd_move(ctx, pb, rb, rng, result.pseudo_pairs):
+                continue
+            if not result.oracle_moves:
                 return
             if result.outcome is not None:
                 extra_plies = past_end if extra_plies is None else extra_plies - 1
@@ -399,6 +427,36 @@ class Campaign:
             ctx.moves.append(move.uci())
 
     # -- reporting ----------------------------------------------------------------------------
+
+    def _odd_move(
+        self,
+        ctx: Context,
+        pb: chess.Board,
+        rb: Any,
+        rng: Random,
+        pseudo_pairs: dict[str, tuple[chess.Move, Any]],
+    ) -> bool:
+        """Maybe push a pseudo-legal (not legal) move or a null move on both boards."""
+        roll = rng.random()
+        if roll < self.config.null_rate:
+            pair: tuple[chess.Move, Any] | None = (
+                chess.Move.null(),
+                ask_method(rb, "parse_uci", "0000"),
+            )
+        elif roll < self.config.null_rate + self.config.pseudo_rate and pseudo_pairs:
+            pair = pseudo_pairs[rng.choice(sorted(pseudo_pairs))]
+        else:
+            return False
+        if pair is None or isinstance(pair[1], Raised):
+            return False
+        uci = pair[0].uci()
+        pushed = ask(rb.push, pair[1])
+        if isinstance(pushed, Raised):
+            self._report(ctx, Diff("push", pushed, None, uci))
+            return False
+        pb.push(pair[0])
+        ctx.moves.append(uci)
+        return True
 
     def _report(self, ctx: Context, diff: Diff, acceptance: bool = False) -> None:
         stats = self.stats[ctx.source]

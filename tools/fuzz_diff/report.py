@@ -49,15 +49,13 @@ def format_report(record: dict[str, Any], path: Path | None = None) -> str:
 def replay(
     rs: Any, start_fen: str, chess960: bool, moves: Sequence[str]
 ) -> tuple[chess.Board, Any]:
-    """Both boards after *moves* from *start_fen* (our move objects come from our legal_moves)."""
+    """Both boards after *moves* from *start_fen*: legal, pseudo-legal and null moves (``0000``)
+    are pushed as python-chess pushes them."""
     pb = chess.Board(start_fen, chess960=chess960)
     rb = rs.Board(start_fen, chess960=chess960)
     for uci in moves:
-        ours = {move.uci(): move for move in rb.legal_moves}
-        if uci not in ours:
-            raise ValueError(f"pychess_rs does not generate {uci} in {rb.fen()}")
-        pb.push_uci(uci)
-        rb.push(ours[uci])
+        pb.push(chess.Move.from_uci(uci))
+        rb.push(rs.Move.from_uci(uci))
     return pb, rb
 
 
@@ -83,7 +81,7 @@ def minimize(
         fens = [board.fen()]
         last_zeroing = 0
         for index, uci in enumerate(moves):
-            move = board.parse_uci(uci)
+            move = chess.Move.from_uci(uci)
             if board.is_zeroing(move):
                 last_zeroing = index
             board.push(move)

@@ -14,7 +14,12 @@ Each source of :data:`SOURCES` has its own counters in the summary:
 ``mutated``    near-miss mutations of valid FENs: the FEN acceptance contract (a position both
                sides accept is checked too);
 ``epd``        every position of ``tests/data/*.epd`` (``perft960.epd`` in Chess960 mode), then a
-               few random plies from it.
+               few random plies from it;
+``invalid``    positions python-chess holds but no game reaches: 0-3 kings a side, pawns on the
+               back ranks, the side not to move in check, castling rights without their king or
+               rook, en-passant squares no double step made; then a short game in which
+               pseudo-legal moves (into check, out of a missing king's reach) and null moves are
+               pushed too.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ T = TypeVar("T")
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "tests" / "data"
 
-SOURCES = ("startpos", "chess960", "rare", "placement", "mutated", "epd")
+SOURCES = ("startpos", "chess960", "rare", "placement", "mutated", "epd", "invalid")
 
 #: What each "rare" game aims at (game ``i`` follows plan ``i % 5``).
 RARE_PLANS = ("repeat", "shuffle", "en_passant", "promote", "rook_hunt")
@@ -249,6 +254,28 @@ def random_placement_fen(rng: Random, chess960: bool = False) -> str:
     if style != "en_passant" and rng.random() < 0.1:
         rank = 5 if p.turn == chess.WHITE else 2
         p.ep = chess.SQUARE_NAMES[chess.square(rng.randint(0, 7), rank)]
+    return p.fen()
+
+
+def random_invalid_fen(rng: Random, chess960: bool = False) -> str:
+    """A FEN python-chess parses whose position is (usually) not valid: see ``invalid`` above."""
+    p = _Placement(rng, chess960)
+    p.backrank_pawns = rng.random() < 0.5
+    for color in chess.COLORS:
+        for _ in range(_weighted_choice(rng, (0, 1, 2, 3), (2, 5, 2, 1))):
+            p.put_random(chess.KING, color)
+    if rng.random() < 0.3:  # kings and rooks where castling rights might name them
+        for color in chess.COLORS:
+            rank = 0 if color == chess.WHITE else 7
+            for file in rng.sample(range(8), rng.randint(0, 3)):
+                if chess.square(file, rank) in p.free:
+                    p.put(chess.square(file, rank), rng.choice((chess.ROOK, chess.KING)), color)
+    p.put_others(rng.randint(0, 20))
+    letters = "KQkq" if not chess960 or rng.random() < 0.5 else "ABCDEFGHabcdefgh"
+    p.castling = _castling_field(rng, rng.sample(letters, min(len(letters), 4)))
+    if rng.random() < 0.4:
+        rank = rng.choice((2, 5, 2, 5, rng.randrange(8)))
+        p.ep = chess.SQUARE_NAMES[chess.square(rng.randrange(8), rank)]
     return p.fen()
 
 

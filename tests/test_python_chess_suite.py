@@ -1,0 +1,162 @@
+"""python-chess 1.11.2's own test suite, run against pychess_rs.
+
+python-chess's ``test.py`` (from its sdist, fetched and cached by
+``tools/fetch-python-chess-tests``; ``tools/test`` does that and passes the directory in
+``PYCHESS_RS_PYTHON_CHESS_SUITE``) is loaded with its module-level name ``chess`` bound to
+pychess_rs, and each test method of the test cases below becomes one pytest test. Nothing is
+downloaded here: without the cached suite the whole module is skipped, saying why.
+
+The binding is made for ``test.py`` alone: ``sys.modules["chess"]`` is python-chess again as
+soon as the file is loaded, so the oracle the other tests import is untouched.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import types
+import unittest
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pychess_rs
+
+#: The test cases that must pass whole (issue 11: the python-chess drop-in).
+DROP_IN_CASES = (
+    "SquareTestCase",
+    "MoveTestCase",
+    "PieceTestCase",
+    "BoardTestCase",
+    "LegalMoveGeneratorTestCase",
+    "BaseBoardTestCase",
+    "SquareSetTestCase",
+    "SvgTestCase",
+)
+
+#: The PGN reader and writer (issue 12), whose test case needs the drop-in Board and Move.
+PGN_CASES = ("PgnTestCase",)
+
+#: Tests that exercise chess variants, which pychess-rs does not implement.
+NEEDS_VARIANTS = {
+    "BoardTestCase.test_insufficient_material": (
+        "also checks chess.variant boards (Atomic, Giveaway, Antichess, King of the Hill, "
+        "Racing Kings, Three-check); pychess-rs plays standard chess and Chess960 only"
+    ),
+    "PgnTestCase.test_variants": (
+        "reads games with [Variant] tags into chess.variant boards (Atomic, Crazyhouse, "
+        "Three-check, ...); pychess-rs plays standard chess and Chess960 only"
+    ),
+}
+
+#: ``test.py`` imports these submodules at its top; the ones pychess_rs has are bound to
+#: ours, the rest (tablebases, variants) to stand-ins whose attributes are inert exception
+#: classes, enough for decorators such as ``@catchAndSkip(chess.syzygy.MissingTableError)``
+#: that run when the file is loaded. No test listed above uses a stand-in.
+SUBMODULES = ("engine", "gaviota", "pgn", "polyglot", "svg", "syzygy", "variant")
+
+VERSION = "1.11.2"
+
+
+def _suite_dir() -> Path | None:
+    named = os.environ.get("PYCHESS_RS_PYTHON_CHESS_SUITE")
+    if named:
+        return Path(named)
+    cache = os.environ.get("PYCHESS_RS_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pychess-rs"
+    )
+    return Path(cache) / f"python-chess-{VERSION}"
+
+
+def _stand_in(name: str) -> types.ModuleType:
+    module = types.ModuleType(f"chess.{name}")
+    module.__getattr__ = lambda attr: type(attr, (Exception,), {})  # type: ignore[method-assign]
+    return module
+
+
+def _load_test_module(suite: Path) -> types.ModuleType:
+    """``test.py`` with ``chess`` (and ``chess.*``) meaning pychess_rs while it loads."""
+    alias = types.ModuleType("chess")
+    alias.__dict__.update(
+        {k: v for k, v in vars(pychess_rs).items() if k not in ("__name__", "__spec__")}
+    )
+    bindings: dict[str, types.ModuleType] = {"chess": alias}
+    for name in SUBMODULES:
+        try:
+            module = importlib.import_module(f"pychess_rs.{name}")
+        except ImportError:
+            module = _stand_in(name)
+        setattr(alias, name, module)
+        bindings[f"chess.{name}"] = module
+    saved = {name: sys.modules.get(name) for name in (*bindings, "test")}
+    sys.modules.update(bindings)
+    sys.path.insert(0, str(suite))
+    try:
+        sys.modules.pop("test", None)
+        return importlib.import_module("test")
+    finally:
+        sys.path.remove(str(suite))
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+SUITE = _suite_dir()
+if SUITE is None or not (SUITE / "test.py").is_file():
+    pytest.skip(
+        f"python-chess {VERSION}'s test.py is not cached at {SUITE} (tools/test fetches it with "
+        "tools/fetch-python-chess-tests; run that once with network access)",
+        allow_module_level=True,
+    )
+TEST_MODULE = _load_test_module(SUITE)
+
+
+def _test_ids(case_names: tuple[str, ...]) -> list[str]:
+    loader = unittest.TestLoader()
+    return [
+        f"{case}.{method}"
+        for case in case_names
+        for method in loader.getTestCaseNames(getattr(TEST_MODULE, case))
+    ]
+
+
+def _run_one(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    case_name, method = test_id.split(".")
+    # Some tests open files under data/ relative to the suite's directory.
+    monkeypatch.chdir(SUITE)
+    result = unittest.TestResult()
+    getattr(TEST_MODULE, case_name)(method).run(result)
+    problems = result.errors + result.failures
+    if problems:
+        pytest.fail("\n".join(traceback for _, traceback in problems), pytrace=False)
+    if result.skipped:
+        pytest.skip(result.skipped[0][1])
+    assert result.testsRun == 1
+
+
+@pytest.mark.parametrize("test_id", _test_ids(DROP_IN_CASES))
+def test_python_chess_drop_in(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if test_id in NEEDS_VARIANTS:
+        pytest.skip(f"needs variants: {NEEDS_VARIANTS[test_id]}")
+    _run_one(test_id, monkeypatch)
+
+
+@pytest.mark.parametrize("test_id", _test_ids(PGN_CASES))
+def test_python_chess_pgn(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if test_id in NEEDS_VARIANTS:
+        pytest.skip(f"needs variants: {NEEDS_VARIANTS[test_id]}")
+    _run_one(test_id, monkeypatch)
+
+
+def test_the_suite_loaded_against_pychess_rs() -> None:
+    """The harness itself: ``chess`` inside test.py is pychess_rs, outside it is the oracle."""
+    chess_in_suite: Any = TEST_MODULE.chess
+    assert chess_in_suite.Board is pychess_rs.Board
+    import chess
+
+    assert chess.Board is not pychess_rs.Board
+    assert len(_test_ids(DROP_IN_CASES)) > 100
