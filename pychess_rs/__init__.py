@@ -45,6 +45,7 @@ except ModuleNotFoundError as _error:
         name=_error.name,
     ) from None
 
+from .base_board import BaseBoard
 from .engine import (
     Cp,
     Engine,
@@ -64,6 +65,7 @@ from .types import __all__ as _types_all
 
 __all__ = [
     "AmbiguousMoveError",
+    "BaseBoard",
     "Board",
     "Cp",
     "Engine",
