@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import enum
+import gc
 import itertools
 import logging
 import re
@@ -1151,6 +1152,19 @@ def read_game(
         return None
     visitor = Visitor()
     if visitor.begin_game() is SKIP:
+        visitor.end_game()
+        return visitor.result()
+    if type(visitor) is GameBuilder and visitor.Game.add_variation is GameNode.add_variation:
+        # The default reader: the node tree is made in Rust during the parse. A game's nodes
+        # (each with its own list and set) would trigger the cyclic collector every few hundred
+        # moves, to find nothing: it is paused while they are made.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            _core.build_game_tree(text.encode("utf-8", "surrogatepass"), visitor, ChildNode)
+        finally:
+            if collecting:
+                gc.enable()
         visitor.end_game()
         return visitor.result()
     headers_only = isinstance(visitor, (HeadersBuilder, SkipVisitor))

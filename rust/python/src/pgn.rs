@@ -409,3 +409,190 @@ pub fn pgn_next_game_start(
     })
     .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
 }
+
+/// python-chess's `GameBuilder`, for the plain builder (`read_game`'s default): the node tree
+/// is made here, during the parse, instead of from event tuples in Python. Each move becomes a
+/// `ChildNode` with the fields its `__init__` sets (made through `object.__new__`, so no
+/// Python frame runs per move); headers, the result and errors still go through the builder's
+/// own methods, in the order python-chess calls them.
+struct TreeBuilder<'py> {
+    py: Python<'py>,
+    builder: Bound<'py, PyAny>,
+    child_class: Bound<'py, PyAny>,
+    object_new: Bound<'py, PyAny>,
+    /// The builder's variation stack: the node each open line continues from; `true` marks
+    /// the game (the root, whose `parent` is None).
+    stack: Vec<(Bound<'py, PyAny>, bool)>,
+    starting_comment: String,
+    in_variation: bool,
+    error: Option<PyErr>,
+}
+
+impl<'py> TreeBuilder<'py> {
+    fn attempt(&mut self, step: impl FnOnce(&mut Self) -> PyResult<()>) {
+        if self.error.is_none() {
+            if let Err(e) = step(self) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The node the current line continues from, and whether it is the game itself.
+    fn top_entry(&self) -> PyResult<&(Bound<'py, PyAny>, bool)> {
+        // The parser pairs every end of a variation with its start, so the game stays.
+        self.stack
+            .last()
+            .ok_or_else(|| PyValueError::new_err("the PGN tree builder lost its variation stack"))
+    }
+
+    fn top(&self) -> PyResult<&Bound<'py, PyAny>> {
+        Ok(&self.top_entry()?.0)
+    }
+
+    fn add_child(&mut self, m: Py<crate::moves::Move>) -> PyResult<()> {
+        let py = self.py;
+        let parent = self.top()?.clone();
+        let node = self.object_new.call1((&self.child_class,))?;
+        node.setattr(pyo3::intern!(py, "parent"), &parent)?;
+        node.setattr(pyo3::intern!(py, "move"), m)?;
+        node.setattr(pyo3::intern!(py, "variations"), PyList::empty(py))?;
+        node.setattr(pyo3::intern!(py, "comment"), pyo3::intern!(py, ""))?;
+        let starting = std::mem::take(&mut self.starting_comment);
+        node.setattr(pyo3::intern!(py, "starting_comment"), starting)?;
+        node.setattr(pyo3::intern!(py, "nags"), pyo3::types::PySet::empty(py)?)?;
+        parent
+            .getattr(pyo3::intern!(py, "variations"))?
+            .cast_into::<PyList>()?
+            .append(&node)?;
+        if let Some(last) = self.stack.last_mut() {
+            *last = (node, false);
+        }
+        self.in_variation = true;
+        Ok(())
+    }
+
+    fn add_comment(&mut self, comment: &str) -> PyResult<()> {
+        let py = self.py;
+        let (top, is_root) = self.top_entry()?;
+        let at_end = *is_root && top.getattr(pyo3::intern!(py, "variations"))?.len()? == 0;
+        if self.in_variation || at_end {
+            let old: String = top.getattr(pyo3::intern!(py, "comment"))?.extract()?;
+            top.setattr(pyo3::intern!(py, "comment"), join_comments(&old, comment))?;
+        } else {
+            self.starting_comment = join_comments(&self.starting_comment, comment);
+        }
+        Ok(())
+    }
+}
+
+/// `" ".join(filter(None, [a, b]))`: the two comments, a space between when both are there.
+fn join_comments(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_string(),
+        (_, true) => a.to_string(),
+        _ => format!("{a} {b}"),
+    }
+}
+
+impl Visitor for TreeBuilder<'_> {
+    fn visit_header(&mut self, name: &[u8], value: &[u8]) {
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = String::from_utf8_lossy(value).into_owned();
+        self.attempt(|b| {
+            b.builder
+                .call_method1(pyo3::intern!(b.py, "visit_header"), (name, value))
+                .map(drop)
+        });
+    }
+    fn visit_move(&mut self, board: &CoreBoard, m: CoreMove) {
+        let uci = if m.is_null() {
+            pychess_core::UciMove::NULL
+        } else {
+            board.uci(m)
+        };
+        let m = crate::moves::intern(self.py, uci);
+        self.attempt(|b| b.add_child(m));
+    }
+    fn visit_comment(&mut self, comment: &[u8]) {
+        let comment = String::from_utf8_lossy(comment).into_owned();
+        self.attempt(|b| b.add_comment(&comment));
+    }
+    fn visit_nag(&mut self, nag: u64) {
+        self.attempt(|b| {
+            b.top()?
+                .getattr(pyo3::intern!(b.py, "nags"))?
+                .call_method1(pyo3::intern!(b.py, "add"), (nag,))
+                .map(drop)
+        });
+    }
+    fn begin_variation(&mut self) -> bool {
+        self.attempt(|b| {
+            let parent = b.top()?.getattr(pyo3::intern!(b.py, "parent"))?;
+            if parent.is_none() {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "begin_variation called, but root node on top of stack",
+                ));
+            }
+            let is_root = parent.getattr(pyo3::intern!(b.py, "parent"))?.is_none();
+            b.stack.push((parent, is_root));
+            b.in_variation = false;
+            Ok(())
+        });
+        false
+    }
+    fn end_variation(&mut self) {
+        self.stack.pop();
+    }
+    fn end_skipped_variation(&mut self) {
+        self.stack.pop();
+    }
+    fn visit_result(&mut self, result: &[u8]) {
+        let result = String::from_utf8_lossy(result).into_owned();
+        self.attempt(|b| {
+            b.builder
+                .call_method1(pyo3::intern!(b.py, "visit_result"), (result,))
+                .map(drop)
+        });
+    }
+    fn handle_error(&mut self, error: PgnError) {
+        self.attempt(|b| {
+            let obj = error_object(b.py, &error)?;
+            b.builder
+                .call_method1(pyo3::intern!(b.py, "handle_error"), (obj,))
+                .map(drop)
+        });
+    }
+}
+
+/// Reads the first game of `data` (UTF-8 bytes) into `builder`, a plain python-chess-shaped
+/// `GameBuilder` whose `begin_game` has run: its game gets the headers, the node tree (nodes
+/// of `child_class`), the result and the errors. Returns how many bytes the game took, or
+/// `None` when `data` holds no game.
+#[pyfunction]
+pub fn build_game_tree(
+    py: Python<'_>,
+    data: &[u8],
+    builder: Bound<'_, PyAny>,
+    child_class: Bound<'_, PyAny>,
+) -> PyResult<Option<usize>> {
+    let game = builder.getattr(pyo3::intern!(py, "game"))?;
+    let object_new = py
+        .get_type::<pyo3::types::PyAny>()
+        .getattr(pyo3::intern!(py, "__new__"))?;
+    let mut tree = TreeBuilder {
+        py,
+        builder,
+        child_class,
+        object_new,
+        stack: vec![(game, true)],
+        starting_comment: String::new(),
+        in_variation: false,
+        error: None,
+    };
+    let mut lines = Lines::new(data);
+    let found = read_game(&mut lines, &mut tree);
+    if let Some(e) = tree.error {
+        return Err(e);
+    }
+    Ok(found.then(|| lines.position()))
+}
