@@ -17,11 +17,14 @@ import itertools
 import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
-from typing import Any, Callable, Generic, Literal, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, TextIO, TypeVar, cast
 
 from .. import _core
 from .._core import Board, Move
 from ..engine import Cp, Mate, PovScore, Score
+
+if TYPE_CHECKING:  # imported where used: svg draws boards, reading PGN needs none of it
+    from ..svg import Arrow
 
 LOGGER = logging.getLogger(__name__)
 
@@ -70,6 +73,11 @@ EMT_REGEX = re.compile(
 EVAL_REGEX = re.compile(
     r"(?P<prefix>\s?)\[%eval\s(?:\#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?)))"
     r"(?:,(?P<depth>\d+))?\](?P<suffix>\s?)"
+)
+# Square marks ([%csl Ga1]) and arrows ([%cal Ra1h8]), as lichess and ChessBase write them.
+_ARROW = r"[RGYB][a-h][1-8](?:[a-h][1-8])?"
+ARROWS_REGEX = re.compile(
+    rf"(?P<prefix>\s?)\[%(?:csl|cal)\s(?P<arrows>{_ARROW}(?:,{_ARROW})*)\](?P<suffix>\s?)"
 )
 _STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _CHESS960_NAMES = ("chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random")
@@ -476,6 +484,35 @@ class GameNode(abc.ABC):
             if self.comment and not self.comment.endswith(" "):
                 self.comment += " "
             self.comment += text
+
+    def arrows(self) -> list[Arrow]:
+        """The square marks and arrows of every ``[%csl ...]``/``[%cal ...]`` in the comment."""
+        from ..svg import Arrow
+
+        return [
+            Arrow.from_pgn(text)
+            for match in ARROWS_REGEX.finditer(self.comment)
+            for text in match.group("arrows").split(",")
+        ]
+
+    def set_arrows(self, arrows: Iterable[Arrow | tuple[int, int]]) -> None:
+        """Replaces the comment's ``[%csl ...]``/``[%cal ...]`` annotations with *arrows*
+        (marks first, then arrows, in front of the rest of the comment)."""
+        from ..svg import Arrow
+
+        marks: list[str] = []
+        lines: list[str] = []
+        for item in arrows:
+            arrow = item if isinstance(item, Arrow) else Arrow(*item)
+            (marks if arrow.tail == arrow.head else lines).append(arrow.pgn())
+        self.comment = ARROWS_REGEX.sub(_condense_affix(""), self.comment)
+        prefix = (f"[%csl {','.join(marks)}]" if marks else "") + (
+            f"[%cal {','.join(lines)}]" if lines else ""
+        )
+        if prefix and self.comment and not self.comment.startswith((" ", "\n")):
+            self.comment = f"{prefix} {self.comment}"
+        else:
+            self.comment = prefix + self.comment
 
     def clock(self) -> float | None:
         return _time_of(CLOCK_REGEX.search(self.comment))
