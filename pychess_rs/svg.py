@@ -4,7 +4,7 @@
 
     >>> import pychess_rs as chess
     >>> import pychess_rs.svg
-    >>> board = chess.Board("8/8/8/8/4N3/8/8/8 w - - 0 1")
+    >>> board = chess.Board("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1")
     >>> picture = chess.svg.board(
     ...     board,
     ...     fill=dict.fromkeys(board.attacks(chess.E4), "#cc0000cc"),
@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol, Union
+from typing import Protocol, Union
 
-from . import Piece, SquareSet
+from . import SquareSet
 from .types import SQUARE_NAMES, Bitboard, Color, PieceType, Square, parse_square
 
 __all__ = [
@@ -278,8 +278,15 @@ class SvgWrapper(str):
 # ---- drawing helpers ------------------------------------------------------------------------
 
 
+class _PieceLike(Protocol):
+    @property
+    def piece_type(self) -> PieceType: ...
+    @property
+    def color(self) -> Color: ...
+
+
 class _HasPieceAt(Protocol):
-    def piece_at(self, square: Square) -> Any: ...
+    def piece_at(self, square: Square) -> _PieceLike | None: ...
 
 
 class _HasMove(Protocol):
@@ -375,7 +382,7 @@ def _ascii(pieces: Mapping[Square, tuple[PieceType, Color]]) -> str:
     return "\n".join(rows)
 
 
-def piece(piece: Piece, size: int | None = None) -> str:
+def piece(piece: _PieceLike, size: int | None = None) -> str:
     """Draws one piece (anything with ``piece_type`` and ``color``) as an SVG picture.
 
     >>> import pychess_rs as chess
