@@ -53,9 +53,9 @@ SQUARE_SIZE = 45
 """The side of one square in the picture's own units (the viewBox)."""
 
 MARGIN = 20
-"""The width of the coordinate margin that python-chess's glyph size is designed for."""
+"""python-chess's constant of the same name (the margin its coordinate glyphs are drawn for),
+kept for code that reads it; the margin drawn is 15 units wide, as in python-chess."""
 
-# The coordinate margin actually drawn (python-chess draws a 15-unit margin as well).
 _COORD_MARGIN = 15
 
 DEFAULT_COLORS: dict[str, str] = {
