@@ -29,6 +29,7 @@ says which move was last and which square is in check.
 from __future__ import annotations
 
 import math
+import operator
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Protocol, Union
@@ -345,9 +346,14 @@ def _num(value: float) -> str:
 
 
 def _check_square(square: object, what: str) -> Square:
-    if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 64:
+    """The square as an int; anything integer-like (a NumPy integer) is one."""
+    try:
+        index = operator.index(square)  # type: ignore[arg-type]
+    except TypeError:
+        index = -1
+    if not 0 <= index < 64:
         raise ValueError(f"{what} is not a square (0-63): {square!r}")
-    return square
+    return index
 
 
 def _pieces_of(board: _HasPieceAt) -> dict[Square, tuple[PieceType, Color]]:
@@ -445,7 +451,10 @@ def board(
     if check is not None:
         check = _check_square(check, "check")
     last = (
-        {_check_square(lastmove.from_square, "lastmove"), _check_square(lastmove.to_square, "")}
+        {
+            _check_square(lastmove.from_square, "lastmove"),
+            _check_square(lastmove.to_square, "lastmove"),
+        }
         if lastmove
         else set()
     )

@@ -290,6 +290,19 @@ def test_bad_squares_raise_value_error(kwargs: dict[str, object]) -> None:
         svg.board(**kwargs)
 
 
+def test_integer_like_squares_are_squares() -> None:
+    class Index:  # what a NumPy integer looks like to us
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def __index__(self) -> int:
+            return self.value
+
+    assert svg.board(arrows=[(Index(12), Index(28))], check=Index(4)) == svg.board(
+        arrows=[(chess.E2, chess.E4)], check=chess.E1
+    )
+
+
 # ---- the same layout as python-chess --------------------------------------------------------
 
 LAYOUT_ATTRS = {
