@@ -14,6 +14,8 @@ import xml.etree.ElementTree as ET
 import chess
 import chess.svg
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pychess_rs
 import pychess_rs.svg as svg
@@ -384,6 +386,63 @@ def test_layout_matches_python_chess(case: dict[str, object], fen: str | None) -
     ids = {g.get("id") for g in parse(ours).iter(NS + "g") if g.get("id")}
     their_ids = {g.get("id") for g in parse(theirs).iter(NS + "g") if g.get("id")}
     assert ids == their_ids
+
+
+squares_st = st.integers(0, 63)
+colours_st = st.sampled_from(["#cc0000cc", "#00f", "#12345680", "red", "#0f08"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    fen=st.sampled_from([None, chess.STARTING_FEN, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1"]),
+    orientation=st.booleans(),
+    flipped=st.booleans(),
+    coordinates=st.booleans(),
+    borders=st.booleans(),
+    check=st.none() | squares_st,
+    # Distinct squares: pychess_rs reads Move(a, a) as the null move (python-chess does not).
+    lastmove=st.none() | st.tuples(squares_st, squares_st).filter(lambda m: m[0] != m[1]),
+    arrows=st.lists(
+        st.tuples(squares_st, squares_st, st.sampled_from(["green", "red", "yellow", "blue"])),
+        max_size=4,
+    ),
+    fill=st.dictionaries(squares_st, colours_st, max_size=5),
+    squares=st.lists(squares_st, max_size=5),
+)
+def test_random_pictures_match_python_chess(
+    fen: str | None,
+    orientation: bool,
+    flipped: bool,
+    coordinates: bool,
+    borders: bool,
+    check: int | None,
+    lastmove: tuple[int, int] | None,
+    arrows: list[tuple[int, int, str]],
+    fill: dict[int, str],
+    squares: list[int],
+) -> None:
+    common = {
+        "orientation": orientation,
+        "flipped": flipped,
+        "coordinates": coordinates,
+        "borders": borders,
+        "check": check,
+        "fill": fill,
+        "squares": squares,
+    }
+    ours = svg.board(
+        Board(fen) if fen else None,
+        lastmove=Move(*lastmove) if lastmove else None,
+        arrows=[svg.Arrow(t, h, color=c) for t, h, c in arrows],
+        **common,  # type: ignore[arg-type]
+    )
+    theirs = chess.svg.board(
+        chess.Board(fen) if fen else None,
+        lastmove=chess.Move(*lastmove) if lastmove else None,
+        arrows=[chess.svg.Arrow(t, h, color=c) for t, h, c in arrows],
+        **common,  # type: ignore[arg-type]
+    )
+    same_layout(ours, theirs)
 
 
 # ---- _repr_svg_ -----------------------------------------------------------------------------
