@@ -86,3 +86,13 @@ impl Piece {
         Ok((cls, (self.piece_type, self.color)))
     }
 }
+
+#[pymethods]
+impl Piece {
+    /// The piece as an SVG picture (what Jupyter shows), drawn by ``pychess_rs.svg``.
+    #[pyo3(name = "_repr_svg_")]
+    fn repr_svg(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let svg = slf.py().import("pychess_rs.svg")?;
+        Ok(svg.call_method1("piece", (slf, 45))?.unbind())
+    }
+}

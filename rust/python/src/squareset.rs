@@ -194,3 +194,17 @@ impl SquareSet {
         (py.get_type::<SquareSet>().into_any().unbind(), (self.mask,))
     }
 }
+
+#[pymethods]
+impl SquareSet {
+    /// The squares marked on an empty board, as an SVG picture (what Jupyter shows).
+    #[pyo3(name = "_repr_svg_")]
+    fn repr_svg(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("squares", slf)?;
+        kwargs.set_item("size", 390)?;
+        let svg = py.import("pychess_rs.svg")?;
+        Ok(svg.call_method("board", (), Some(&kwargs))?.unbind())
+    }
+}

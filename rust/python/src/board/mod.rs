@@ -14,6 +14,7 @@
 mod construction;
 mod fast;
 mod moves;
+mod picture;
 mod rules;
 mod state;
 mod views;
