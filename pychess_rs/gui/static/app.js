@@ -296,6 +296,12 @@ function closePromotion() {
   $("promotion").hidden = true;
 }
 
+function cancelPromotion() {
+  closePromotion();
+  selected = null;
+  render();
+}
+
 async function newGame(settings) {
   const next = await api("POST", "/api/games", settings);
   selected = null;
@@ -413,9 +419,9 @@ async function start() {
   $("resign").addEventListener("click", resign);
   $("download-pgn").addEventListener("click", downloadPgn);
   $("move-form").addEventListener("submit", submitMove);
-  $("promotion-cancel").addEventListener("click", closePromotion);
+  $("promotion-cancel").addEventListener("click", cancelPromotion);
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && pending) closePromotion();
+    if (event.key === "Escape" && pending) cancelPromotion();
   });
 
   const id = new URL(window.location.href).searchParams.get("game");
