@@ -5,7 +5,13 @@ no change to the game), and whole games played through the API."""
 from __future__ import annotations
 
 import re
+import signal
+import socket
+import subprocess
+import sys
 import time
+import urllib.error
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from typing import Any, Callable
@@ -505,3 +511,91 @@ def test_state_matches_the_board(client: TestClient) -> None:
     assert s["turn"] == "black"
     assert sorted(m["uci"] for m in s["legal"]) == sorted(m.uci() for m in board.legal_moves)
     assert s["first_move_number"] == 1 and s["first_turn"] == "white"
+
+
+def test_requests_are_answered_while_the_engine_thinks() -> None:
+    app = create_app(token=TOKEN, limit=Limit(time=1.5))
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        game = new(c, black="engine", level="8")["id"]
+        assert play(c, game, "e4")["thinking"]
+        start = time.monotonic()
+        s = state(c, game)
+        other = new(c)["id"]
+        play(c, other, "d4")
+        assert time.monotonic() - start < 1.0, "a request waited for the search"
+        assert s["thinking"]
+        assert len(wait_for_engine(c, game)["moves"]) == 2
+
+
+# ---- the command -----------------------------------------------------------------------------
+
+
+def test_the_command_serves_the_page_with_its_token() -> None:
+    command = [sys.executable, "-m", "pychess_rs", "gui", "--no-browser", "--depth", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        address = r"(http://127\.0\.0\.1:\d+/)\?token=(\S+)$"
+        match = re.match(r"pychess-rs gui: playing at " + address, line)
+        assert match is not None, line
+        base, token = match.groups()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}?token={token}", timeout=5) as response:
+                    assert response.status == 200
+                    assert f'content="{token}"' in response.read().decode()
+                break
+            except urllib.error.URLError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.05)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(base, timeout=5)
+        assert refused.value.code == 403
+        refused.value.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+    assert process.returncode in (0, 130)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--port", "70000"], "--port must be 0..65535"),
+        (["--movetime", "0"], "--movetime must be a positive"),
+        (["--depth", "0"], "--depth must be at least 1"),
+    ],
+)
+def test_the_command_refuses_bad_options(
+    arguments: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pychess_rs.cli import main
+
+    assert main(["gui", "--no-browser", *arguments]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    from pychess_rs.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["gui", "--no-browser", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_loopback_names() -> None:
+    from pychess_rs.gui import _is_loopback
+
+    assert _is_loopback("127.0.0.1") and _is_loopback("::1") and _is_loopback("localhost")
+    assert _is_loopback("127.0.0.2")
+    assert not _is_loopback("0.0.0.0") and not _is_loopback("192.168.1.5")
+    assert not _is_loopback("example.com")

@@ -160,6 +160,16 @@ def piece_on(driver: WebDriver, name: str) -> str | None:
     return None if found is None else str(found)
 
 
+def corners(driver: WebDriver) -> list[str]:
+    """The squares drawn top left and bottom right."""
+    return list(
+        driver.execute_script(
+            "const s = document.querySelectorAll('#board .square');"
+            "return [s[0].dataset.square, s[s.length - 1].dataset.square];"
+        )
+    )
+
+
 def _squares_where(driver: WebDriver, selector: str) -> set[str]:
     found = driver.execute_script(
         "return [...document.querySelectorAll('#board .square')]"
@@ -287,6 +297,11 @@ def test_castling_both_ways(page: WebDriver) -> None:
     click_move(driver, "e8", "c8")
     assert moves(driver) == ["O-O", "O-O-O"]
     assert piece_on(driver, "c8") == "k" and piece_on(driver, "d8") == "r"
+    # Flipped, the board shows h1 top left and a8 bottom right, and the pieces stay put.
+    assert corners(driver) == ["a8", "h1"]
+    driver.find_element(By.ID, "flip").click()
+    wait(driver, lambda d: corners(d) == ["h1", "a8"], "the flip")
+    assert piece_on(driver, "c8") == "k" and text(driver, "player-top") == "White: Human"
 
 
 def test_en_passant_and_undo(page: WebDriver) -> None:

@@ -309,9 +309,17 @@ async function newGame(settings) {
   showMessage("");
 }
 
-function openNewDialog() {
+function openNewDialog(focusFen) {
   $("new-error").textContent = "";
+  if (state) {
+    // The same players as in the game on the board, unless changed here.
+    const players = state.players;
+    $("opponent").value = !players.white.human
+      ? "engine-white"
+      : !players.black.human ? "engine-black" : "human";
+  }
   $("new-dialog").showModal();
+  if (focusFen === true) $("fen").focus();
 }
 
 async function startFromDialog(event) {
@@ -407,7 +415,8 @@ async function start() {
   $("level").value = "3";
   $("board").dataset.pieces = config.format;
 
-  $("new-game").addEventListener("click", openNewDialog);
+  $("new-game").addEventListener("click", () => openNewDialog(false));
+  $("load-fen").addEventListener("click", () => openNewDialog(true));
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("new-form").addEventListener("submit", startFromDialog);
   $("flip").addEventListener("click", () => act("POST", "/flip"));
