@@ -439,6 +439,16 @@ def test_the_engine_moves_first_as_white(client: TestClient) -> None:
     game = new(client, white="engine", black="human", level="2")
     s = wait_for_engine(client, game["id"])
     assert len(s["moves"]) == 1 and s["turn"] == "black" and s["legal"]
+    # Its first move alone is not the human's to take back.
+    r = post(client, game["id"], "undo")
+    assert r.status_code == 409
+    assert "the engine's move is the only one" in r.json()["error"]
+    reply = next(m["uci"] for m in s["legal"] if m["san"] in ("e5", "e6", "d5", "Nf6", "c5"))
+    play(client, game["id"], reply)
+    s = wait_for_engine(client, game["id"])
+    assert len(s["moves"]) == 3
+    s = post(client, game["id"], "undo").json()
+    assert len(s["moves"]) == 1 and s["turn"] == "black" and not s["thinking"]
 
 
 def test_the_engine_answers_a_draw_offer_from_its_evaluation(client: TestClient) -> None:

@@ -165,10 +165,17 @@ class Game:
                 raise GameError(409, "no human plays in this game: there is nothing to undo")
             if not board.move_stack:
                 raise GameError(409, "nothing to undo: no move has been played")
+            count = 1
+            while count < len(board.move_stack) and not self.is_human(
+                board.turn if count % 2 == 0 else not board.turn
+            ):
+                count += 1
+            # The i-th ply from the end was played by the side not to move when i is odd.
+            movers = [not board.turn if i % 2 else board.turn for i in range(1, count + 1)]
+            if not any(self.is_human(c) for c in movers):
+                raise GameError(409, "nothing to undo: the engine's move is the only one")
             self._stop_thinking()
-            taken = [board.pop()]
-            while board.move_stack and not self.is_human(board.turn):
-                taken.insert(0, board.pop())
+            taken = [board.pop() for _ in range(count)][::-1]
             sans = []
             replay = board.copy()
             for move in taken:
@@ -177,7 +184,7 @@ class Game:
             self.offer = None
             self.ending = automatic_ending(board)
             self._changed(f"took back {' '.join(sans)}")
-        # The engine's first move, taken back with the human's reply, is played again.
+        # As after any change: should an engine be to move, it starts thinking.
         self.start_engine()
 
     def resign(self, color: Color | None) -> None:
