@@ -29,7 +29,7 @@ from pychess_rs import Board
 from pychess_rs.engine import Limit
 from pychess_rs.gui import app as gui_app
 from pychess_rs.gui.app import MAX_BODY, TOKEN_HEADER, create_app
-from pychess_rs.gui.games import MAX_GAMES
+from pychess_rs.gui.games import MAX_GAMES, status_words
 
 TOKEN = "test-token-1234"
 AUTH = {TOKEN_HEADER: TOKEN}
@@ -246,6 +246,14 @@ def test_a_fen_with_the_side_not_to_move_in_check_is_refused(client: TestClient)
     r = client.post("/api/games", json={"fen": "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"}, headers=AUTH)
     assert r.status_code == 400
     assert "bad FEN" in r.json()["error"]
+
+
+def test_status_words() -> None:
+    assert status_words(0) == "an invalid position"
+    assert status_words((1 << 0) | (1 << 1) | (1 << 11)) == (
+        "no white king, no black king, the board is empty"
+    )
+    assert status_words(1 << 10) == "the side not to move is in check"
 
 
 def test_bad_answers_and_resignations(client: TestClient) -> None:

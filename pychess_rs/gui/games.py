@@ -30,13 +30,38 @@ from ..play.session import (
 )
 from ..types import Color
 
-__all__ = ["MAX_GAMES", "Game", "GameError", "Games", "levels"]
+__all__ = ["MAX_GAMES", "Game", "GameError", "Games", "levels", "status_words"]
 
 #: Games kept at once; past it the least recently used one is dropped (each engine player
 #: holds a hash table, so the number is kept small).
 MAX_GAMES = 24
 
 _PROMOTION_LETTERS = {5: "q", 4: "r", 3: "b", 2: "n"}
+
+
+# python-chess's STATUS_* bits (Board.status()), in words.
+_STATUS_WORDS = {
+    1 << 0: "no white king",
+    1 << 1: "no black king",
+    1 << 2: "too many kings",
+    1 << 3: "too many white pawns",
+    1 << 4: "too many black pawns",
+    1 << 5: "pawns on the first or last rank",
+    1 << 6: "too many white pieces",
+    1 << 7: "too many black pieces",
+    1 << 8: "bad castling rights",
+    1 << 9: "invalid en passant square",
+    1 << 10: "the side not to move is in check",
+    1 << 11: "the board is empty",
+    1 << 15: "too many checkers",
+    1 << 16: "impossible check",
+}
+
+
+def status_words(status: int) -> str:
+    """``Board.status()`` flags in words: ``no white king, the board is empty``."""
+    words = [text for bit, text in _STATUS_WORDS.items() if status & bit]
+    return ", ".join(words) or "an invalid position"
 
 
 class GameError(Exception):
@@ -548,9 +573,11 @@ class Games:
                 board = Board(fen)
             except ValueError as e:
                 raise GameError(400, f"bad FEN: {e}") from None
-            status = board.status()
+            status = int(board.status())
             if status or not board.is_valid():
-                raise GameError(400, f"bad FEN: the position cannot be played ({status!r})")
+                raise GameError(
+                    400, f"bad FEN: the position cannot be played: {status_words(status)}"
+                )
         players: dict[bool, EnginePlayer | None] = {
             True: EnginePlayer(strength, self.limit) if white == "engine" else None,
             False: EnginePlayer(strength, self.limit) if black == "engine" else None,
