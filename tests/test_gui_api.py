@@ -617,3 +617,12 @@ def test_loopback_names() -> None:
     assert _is_loopback("127.0.0.2")
     assert not _is_loopback("0.0.0.0") and not _is_loopback("192.168.1.5")
     assert not _is_loopback("example.com")
+
+
+def test_host_names_for_other_addresses() -> None:
+    from pychess_rs.gui import _names_for
+
+    assert _names_for("192.168.1.5") == ["192.168.1.5"]
+    assert _names_for("fe80::1") == ["[fe80::1]"]
+    everywhere = _names_for("0.0.0.0")
+    assert socket.gethostname() in everywhere and "0.0.0.0" in everywhere

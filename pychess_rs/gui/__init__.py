@@ -65,6 +65,24 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+_WILDCARDS = ("0.0.0.0", "::")
+
+
+def _names_for(host: str) -> list[str]:
+    """The names a browser may send in the Host header to reach a server on ``host``: the
+    address itself or, for every address of the machine (0.0.0.0, ::), the machine's names
+    and their addresses."""
+    names = {host}
+    if host in _WILDCARDS:
+        for name in {socket.gethostname(), socket.getfqdn()}:
+            names.add(name)
+            try:
+                names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+            except OSError:
+                pass
+    return sorted(f"[{n}]" if ":" in n else n for n in names)
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -105,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             "can reach this server (the token still guards it)",
             file=sys.stderr,
         )
-        hosts.append(f"[{host}]" if ":" in host else host)
+        hosts.extend(_names_for(host))
     try:
         sock = _listen(host, args.port)
     except OSError as e:
@@ -113,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(16)
-    shown = f"[{host}]" if ":" in host else host
+    shown = socket.gethostname() if host in _WILDCARDS else host
+    shown = f"[{shown}]" if ":" in shown else shown
     url = f"http://{shown}:{port}/?token={token}"
     app = create_app(token=token, limit=limit, hosts=hosts)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
