@@ -383,6 +383,28 @@ def test_a_short_game_against_the_engine_survives_a_reload(server: str, page: We
     wait(driver, lambda d: len(moves(d)) == len(played) - 2, "the undo")
 
 
+def test_two_tabs_play_two_games(server: str, page: WebDriver) -> None:
+    driver = page
+    new_game(driver)
+    click_move(driver, "e2", "e4")
+    first = driver.current_window_handle
+    first_url = driver.current_url
+    driver.switch_to.new_window("tab")
+    try:
+        driver.get(f"{server}/?token={TOKEN}")
+        wait(driver, lambda d: "game=" in d.current_url and squares(d), "the second tab's game")
+        assert game_id(driver) not in first_url
+        new_game(driver)
+        click_move(driver, "d2", "d4")
+        click_move(driver, "d7", "d5")
+    finally:
+        driver.close()
+        driver.switch_to.window(first)
+    driver.refresh()
+    wait(driver, lambda d: moves(d) == ["e4"], "the first tab's game after a reload")
+    assert driver.current_url == first_url
+
+
 def test_screenshot(page: WebDriver, tmp_path: Path) -> None:
     # A game in progress with a check and a selected piece, for the README.
     driver = page
