@@ -135,6 +135,8 @@ def test_the_page_needs_the_token_and_carries_it(client: TestClient) -> None:
     assert r.status_code == 200
     assert f'content="{TOKEN}"' in r.text
     assert r.headers["cache-control"] == "no-store"
+    policy = r.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
     # The token in the query works for the API too (no header needed).
     assert client.get(f"/api/config?token={TOKEN}").status_code == 200
 

@@ -260,6 +260,8 @@ def test_fools_mate_with_every_indicator(page: WebDriver) -> None:
     # The game is over: clicks select nothing.
     square(driver, "e1").click()
     assert not marked(driver, "selected")
+    # No script error, blocked resource or failed request on the way.
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 def test_promotion_with_the_chooser(page: WebDriver) -> None:

@@ -39,6 +39,15 @@ MAX_BODY = 16 * 1024
 #: The header that carries the run's token on API requests.
 TOKEN_HEADER = "x-pychess-token"
 
+# The page loads nothing from elsewhere and runs no inline script; no other site may frame
+# it (a click on a hidden board is still a move).
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
 _PIECES = "PNBRQKpnbrqk"
 _GLYPHS = dict(zip(_PIECES, "♙♘♗♖♕♔♟♞♝♜♛♚"))
 
@@ -200,7 +209,7 @@ def create_app(
         # The token goes into the page rather than staying in the address bar's history
         # only: the script reads it from here.
         text = text.replace("{{TOKEN}}", html.escape(token, quote=True))
-        return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+        return HTMLResponse(text, headers={"Cache-Control": "no-store", **_PAGE_HEADERS})
 
     async def config(request: Request) -> Response:
         return JSONResponse({"levels": levels(), **piece_images()})
