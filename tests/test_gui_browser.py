@@ -34,6 +34,7 @@ webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -383,6 +384,28 @@ def test_a_short_game_against_the_engine_survives_a_reload(server: str, page: We
     # Undo against the engine takes back its reply and the move before it.
     driver.find_element(By.ID, "undo").click()
     wait(driver, lambda d: len(moves(d)) == len(played) - 2, "the undo")
+
+
+def test_drag_and_drop(page: WebDriver) -> None:
+    driver = page
+    new_game(driver)
+
+    def drag(origin: str, target: str) -> None:
+        ActionChains(driver).click_and_hold(square(driver, origin)).move_by_offset(
+            10, -10
+        ).move_to_element(square(driver, target)).release().perform()
+
+    drag("e2", "e4")
+    wait(driver, lambda d: moves(d) == ["e4"], "the dragged move")
+    assert piece_on(driver, "e4") == "P" and marked(driver, "last-move") == {"e2", "e4"}
+    # Dropped where no move goes: nothing is played, the piece stays selected and a click
+    # on a target then plays it.
+    drag("g8", "g5")
+    wait(driver, lambda d: marked(d, "selected") == {"g8"}, "the selection after the drop")
+    assert moves(driver) == ["e4"] and piece_on(driver, "g8") == "n"
+    assert not driver.find_elements(By.CSS_SELECTOR, ".ghost")
+    square(driver, "f6").click()
+    wait(driver, lambda d: moves(d) == ["e4", "Nf6"], "the click after the drop")
 
 
 def test_two_tabs_play_two_games(server: str, page: WebDriver) -> None:

@@ -11,6 +11,8 @@ let state = null;    // the game as the server last described it
 let selected = null; // the square of the piece picked up, or null
 let pending = null;  // the promotion moves waiting for the chooser's answer
 let pollTimer = null;
+let drag = null;     // a piece being dragged: {from, x, y, ghost}
+let dropped = null;  // the square a drag ended on, when it is the one it started from
 
 function squareName(square) {
   return FILES[square % 8] + (Math.floor(square / 8) + 1);
@@ -98,7 +100,13 @@ function buildBoard() {
         label.textContent = FILES[file];
         div.appendChild(label);
       }
-      div.addEventListener("click", () => clickSquare(square));
+      div.addEventListener("click", () => {
+        if (dropped === square) {
+          dropped = null; // the click that ends a drag back onto its own square
+          return;
+        }
+        clickSquare(square);
+      });
       board.appendChild(div);
     }
   }
@@ -246,21 +254,71 @@ async function act(method, suffix, body) {
   }
 }
 
+// Plays the move from `selected` to `square` if there is one (asking for the promotion
+// piece); returns whether there was.
+function moveTo(square) {
+  if (selected === null) return false;
+  const moves = movesFrom(selected).filter((m) => m.to === square);
+  if (!moves.length) return false;
+  if (moves.length > 1 || moves[0].promotion) {
+    choosePromotion(moves);
+  } else {
+    play(moves[0].uci);
+  }
+  return true;
+}
+
 function clickSquare(square) {
   if (!state || state.ending || pending) return;
-  if (selected !== null) {
-    const moves = movesFrom(selected).filter((m) => m.to === square);
-    if (moves.length) {
-      if (moves.length > 1 || moves[0].promotion) {
-        choosePromotion(moves);
-      } else {
-        play(moves[0].uci);
-      }
-      return;
-    }
-  }
+  if (moveTo(square)) return;
   selected = selected !== square && movesFrom(square).length ? square : null;
   render();
+}
+
+// ---- drag and drop (clicks do the same with two clicks) -----------------------------------
+
+function squareAt(x, y) {
+  const element = document.elementFromPoint(x, y);
+  const div = element && element.closest("#board .square");
+  return div ? Number(div.dataset.index) : null;
+}
+
+function startDrag(event) {
+  if (!state || state.ending || pending || event.button !== 0) return;
+  const square = squareAt(event.clientX, event.clientY);
+  if (square === null || !movesFrom(square).length) return;
+  drag = { from: square, x: event.clientX, y: event.clientY, ghost: null };
+}
+
+function moveDrag(event) {
+  if (!drag) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+    selected = drag.from;
+    render();
+    drag.ghost = pieceElement(state.pieces[drag.from]);
+    drag.ghost.classList.add("ghost");
+    const size = $("board").getBoundingClientRect().width / 8;
+    drag.ghost.style.width = `${size}px`;
+    drag.ghost.style.height = `${size}px`;
+    document.body.appendChild(drag.ghost);
+    const origin = $("board").querySelector(`.square[data-index="${drag.from}"] .piece`);
+    if (origin) origin.classList.add("dragged");
+  }
+  const size = drag.ghost.getBoundingClientRect().width;
+  drag.ghost.style.left = `${event.clientX - size / 2}px`;
+  drag.ghost.style.top = `${event.clientY - size / 2}px`;
+}
+
+function endDrag(event) {
+  if (!drag) return;
+  const { from, ghost } = drag;
+  drag = null;
+  if (!ghost) return; // a click: the click handler takes it
+  ghost.remove();
+  const square = squareAt(event.clientX, event.clientY);
+  if (square === from) dropped = from;
+  if (square === null || square === from || !moveTo(square)) render();
 }
 
 async function play(uci) {
@@ -415,6 +473,14 @@ async function start() {
   $("level").value = "3";
   $("board").dataset.pieces = config.format;
 
+  $("board").addEventListener("pointerdown", startDrag);
+  document.addEventListener("pointermove", moveDrag);
+  document.addEventListener("pointerup", endDrag);
+  document.addEventListener("pointercancel", () => {
+    if (drag && drag.ghost) drag.ghost.remove();
+    drag = null;
+    if (state) render();
+  });
   $("new-game").addEventListener("click", () => openNewDialog(false));
   $("load-fen").addEventListener("click", () => openNewDialog(true));
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
