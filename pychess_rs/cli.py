@@ -145,6 +145,21 @@ def _add_play(subparsers: Subparsers) -> None:
     parser.set_defaults(run=play.run)
 
 
+def _add_gui(subparsers: Subparsers) -> None:
+    from . import gui
+
+    parser = subparsers.add_parser(
+        "gui",
+        help="play chess in the browser: a local web page with a clickable board",
+        description="Serve a chess board on this machine and open it in the browser: play\n"
+        "against the engine or another person by clicking (needs pychess-rs[gui]).",
+        epilog=gui.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    gui.add_arguments(parser)
+    parser.set_defaults(run=gui.run)
+
+
 def _add_pgn(subparsers: Subparsers) -> None:
     from .pgn import _cli as pgn_cli
 
@@ -154,6 +169,7 @@ def _add_pgn(subparsers: Subparsers) -> None:
 # One function per subcommand, in the order `--help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_play,
+    _add_gui,
     _add_perft,
     _add_uci,
     _add_bench,

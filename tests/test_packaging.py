@@ -71,8 +71,13 @@ def test_wheel_holds_the_package_and_nothing_else(wheel: zipfile.ZipFile) -> Non
     assert len(extensions) == 1, f"expected one compiled core, found {extensions}"
     # Subpackages (pgn/, play/) included: every module of the source tree, nothing else.
     modules = sorted(p.relative_to(SOURCE_PACKAGE).as_posix() for p in SOURCE_PACKAGE.rglob("*.py"))
+    # The browser GUI's page ships beside its modules.
+    static = sorted(
+        p.relative_to(SOURCE_PACKAGE).as_posix()
+        for p in (SOURCE_PACKAGE / "gui" / "static").iterdir()
+    )
     expected = sorted(
-        [f"pychess_rs/{m}" for m in modules]
+        [f"pychess_rs/{m}" for m in modules + static]
         + ["pychess_rs/_core.pyi", "pychess_rs/py.typed", extensions[0]]
     )
     assert package == expected, "the wheel's pychess_rs/ differs from the source package"

@@ -17,7 +17,17 @@ from .console import Console
 from .engine_player import EnginePlayer, format_score, hint_engine
 from .render import Marks, Style, diagram, status_line
 
-__all__ = ["Ending", "Session"]
+__all__ = [
+    "Ending",
+    "Session",
+    "automatic_ending",
+    "claim_rule",
+    "claimable",
+    "claimable_by_moving",
+    "no_claim_explanation",
+    "result_for",
+    "side_name",
+]
 
 _AUTOMATIC_ENDS = {
     Termination.CHECKMATE: "Checkmate",
@@ -30,14 +40,17 @@ _AUTOMATIC_ENDS = {
 _PROMOTIONS = {"q": 5, "r": 4, "b": 3, "n": 2, "queen": 5, "rook": 4, "bishop": 3, "knight": 2}
 
 
-def _side(color: Color) -> str:
+def side_name(color: Color) -> str:
+    """``White`` or ``Black``."""
     return "White" if color else "Black"
 
 
-def _result(winner: Color | None) -> str:
+def result_for(winner: Color | None) -> str:
+    """The PGN result for ``winner`` (``None`` for a draw)."""
     if winner is None:
         return "1/2-1/2"
     return "1-0" if winner else "0-1"
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +69,56 @@ class Ending:
             return f"{self.reason} (1/2-1/2)."
         winner = "White" if self.result == "1-0" else "Black"
         return f"{self.reason}: {winner} wins ({self.result})."
+
+
+def automatic_ending(board: Board) -> Ending | None:
+    """The ending the rules impose on ``board`` with no claim (mate, stalemate,
+    insufficient material, the 75-move rule, fivefold repetition), or ``None``."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    reason = _AUTOMATIC_ENDS.get(outcome.termination, outcome.termination.name.lower())
+    return Ending(reason, result_for(outcome.winner))
+
+
+def claimable(board: Board) -> bool:
+    """A draw may be claimed in the position on the board itself (python-chess's
+    ``can_claim_*`` also count a move that would make the claim: see ``claim MOVE``)."""
+    return board.halfmove_clock >= 100 or board.is_repetition(3)
+
+
+def claimable_by_moving(board: Board) -> list[str]:
+    """The moves (SAN) after which a draw may be claimed, when none may be claimed now."""
+    if claimable(board) or not (
+        board.can_claim_fifty_moves() or board.can_claim_threefold_repetition()
+    ):
+        return []
+    moves = []
+    for move in board.legal_moves:
+        san = board.san(move)
+        board.push(move)
+        if claimable(board):
+            moves.append(san)
+        board.pop()
+    return moves
+
+
+def claim_rule(board: Board) -> str:
+    """The rule a claim on ``board`` rests on: ``threefold repetition`` or ``the 50-move
+    rule``."""
+    if board.can_claim_threefold_repetition():
+        return "threefold repetition"
+    return "the 50-move rule"
+
+
+def no_claim_explanation(board: Board) -> str:
+    """Why no draw may be claimed on ``board`` (neither now nor with a move)."""
+    seen = max(n for n in range(1, 6) if n == 1 or board.is_repetition(n))
+    times = "once" if seen == 1 else "twice" if seen == 2 else f"{seen} times"
+    return (
+        f"no draw to claim: this position has occurred {times} (a claim needs 3, or a move "
+        f"that makes 3) and the halfmove clock is {board.halfmove_clock} (it needs 100)"
+    )
 
 
 class Session:
@@ -104,7 +167,7 @@ class Session:
         return 0
 
     def _introduction(self) -> str:
-        names = [f"{_side(c)}: {self._player_name(c)}" for c in (True, False)]
+        names = [f"{side_name(c)}: {self._player_name(c)}" for c in (True, False)]
         return f"{', '.join(names)}. Type help for commands."
 
     def _player_name(self, color: Color) -> str:
@@ -112,11 +175,7 @@ class Session:
         return "Human" if player is None else player.name
 
     def _automatic_ending(self) -> Ending | None:
-        outcome = self.board.outcome()
-        if outcome is None:
-            return None
-        reason = _AUTOMATIC_ENDS.get(outcome.termination, outcome.termination.name.lower())
-        return Ending(reason, _result(outcome.winner))
+        return automatic_ending(self.board)
 
     def _finish(self, ending: Ending) -> None:
         if ending.result != "*":
@@ -148,11 +207,11 @@ class Session:
     def _engine_turn(self, player: EnginePlayer) -> Ending | None:
         board = self.board
         if self._claimable() and player.accepts_draw(board, board.turn):
-            return self._claim_ending(f"{_side(board.turn)} claims a draw")
+            return self._claim_ending(f"{side_name(board.turn)} claims a draw")
         move = self._think(player)
         if move is None:  # only with no legal move, which the outcome check excludes
             return Ending("The engine found no move", "*", "unterminated")
-        self.console.say(f"{_side(board.turn)} plays {board.san(move)}")
+        self.console.say(f"{side_name(board.turn)} plays {board.san(move)}")
         board.push(move)
         if self.console.interactive and self.players[board.turn] is not None:
             # Engine against engine on a terminal: show each position as it comes.
@@ -181,7 +240,7 @@ class Session:
             # make the engine move, not end the game.
             if self.console.interactive:
                 self.console.say(
-                    f"{_side(self.board.turn)} is thinking... (type stop or press Ctrl-C to "
+                    f"{side_name(self.board.turn)} is thinking... (type stop or press Ctrl-C to "
                     "make it move now)"
                 )
             while thread.is_alive():
@@ -226,34 +285,18 @@ class Session:
     def _prompt(self) -> str:
         board = self.board
         dots = "." if board.turn else "..."
-        return f"{board.fullmove_number}{dots} {_side(board.turn)}> "
+        return f"{board.fullmove_number}{dots} {side_name(board.turn)}> "
 
     def _claimable(self) -> bool:
-        """A draw may be claimed in the position on the board itself (python-chess's
-        ``can_claim_*`` also count a move that would make the claim: see ``claim MOVE``)."""
-        board = self.board
-        return board.halfmove_clock >= 100 or board.is_repetition(3)
+        return claimable(self.board)
 
     def _claimable_by_moving(self) -> list[str]:
-        """The moves (SAN) after which a draw may be claimed, when none may be claimed now."""
-        board = self.board
-        if self._claimable() or not (
-            board.can_claim_fifty_moves() or board.can_claim_threefold_repetition()
-        ):
-            return []
-        moves = []
-        for move in board.legal_moves:
-            san = board.san(move)
-            board.push(move)
-            if self._claimable():
-                moves.append(san)
-            board.pop()
-        return moves
+        return claimable_by_moving(self.board)
 
     def _human_turn(self) -> Ending | None:
         self.console.say(self._diagram())
         self.console.say(status_line(self.board))
-        side = _side(self.board.turn)
+        side = side_name(self.board.turn)
         if self._claimable():
             self.console.say(f"{self._claim_reason()}: {side} may claim a draw (type claim).")
         elif moves := self._claimable_by_moving():
@@ -298,7 +341,7 @@ class Session:
         else:
             self.console.say(message)
             return False
-        self.console.say(f"{_side(self.board.turn)} plays {self.board.san(move)}")
+        self.console.say(f"{side_name(self.board.turn)} plays {self.board.san(move)}")
         self.board.push(move)
         return True
 
@@ -341,7 +384,7 @@ class Session:
 
     def _cmd_resign(self, argument: str) -> Ending:
         loser = self.board.turn
-        return Ending(f"{_side(loser)} resigns", _result(not loser))
+        return Ending(f"{side_name(loser)} resigns", result_for(not loser))
 
     def _cmd_draw(self, argument: str) -> Ending | None:
         board = self.board
@@ -349,15 +392,15 @@ class Session:
         player = self.players[opponent]
         if player is None:
             answer = self.console.ask(
-                f"{_side(offerer)} offers a draw. {_side(opponent)}, do you accept? (y/n) "
+                f"{side_name(offerer)} offers a draw. {side_name(opponent)}, do you accept? (y/n) "
             )
             accepted = answer is not None and answer.strip().lower() in ("y", "yes")
         else:
             accepted = player.accepts_draw(board, opponent)
         if accepted:
-            self.console.say(f"{_side(opponent)} accepts the draw.")
+            self.console.say(f"{side_name(opponent)} accepts the draw.")
             return Ending("Draw by agreement", "1/2-1/2")
-        self.console.say(f"{_side(opponent)} declines the draw. Play on.")
+        self.console.say(f"{side_name(opponent)} declines the draw. Play on.")
         return None
 
     def _claim_reason(self) -> str:
@@ -367,17 +410,13 @@ class Session:
         return "Fifty moves without a capture or pawn move"
 
     def _claim_ending(self, who: str) -> Ending:
-        board = self.board
-        if board.can_claim_threefold_repetition():
-            rule = "threefold repetition"
-        else:
-            rule = "the 50-move rule"
+        rule = claim_rule(self.board)
         self.console.say(f"{who}: {rule}.")
         return Ending(f"Draw claimed: {rule}", "1/2-1/2")
 
     def _cmd_claim(self, argument: str) -> Ending | None:
         board = self.board
-        side = _side(board.turn)
+        side = side_name(board.turn)
         if argument.strip():
             # A claim through a move: the move is played and written down, then claimed.
             text = argument.strip()
@@ -399,12 +438,7 @@ class Session:
         if moves := self._claimable_by_moving():
             self.console.say(f"a draw may be claimed with a move: type claim {moves[0]}")
             return None
-        seen = max(n for n in range(1, 6) if n == 1 or board.is_repetition(n))
-        times = "once" if seen == 1 else "twice" if seen == 2 else f"{seen} times"
-        self.console.say(
-            f"no draw to claim: this position has occurred {times} (a claim needs 3, or a move "
-            f"that makes 3) and the halfmove clock is {board.halfmove_clock} (it needs 100)"
-        )
+        self.console.say(no_claim_explanation(board))
         return None
 
     def _cmd_undo(self, argument: str) -> None:
@@ -456,7 +490,7 @@ class Session:
             return
         piece_name = PIECE_NAMES[piece.piece_type]
         if piece.color != board.turn:
-            self.console.say(f"the {piece_name} on {name} is {_side(piece.color)}'s")
+            self.console.say(f"the {piece_name} on {name} is {side_name(piece.color)}'s")
             return
         moves = [m for m in board.legal_moves if m.from_square == square]
         if not moves:

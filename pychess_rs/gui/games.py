@@ -1,0 +1,622 @@
+"""The games the browser plays: their state, the players' actions and the engine's turns.
+
+Nothing here knows about HTTP. Every action either changes the game and returns, or raises
+:exc:`GameError` (with the HTTP status the server answers with) and changes nothing. The
+engine thinks on a thread of its own per move, so that a request never waits for a search;
+a game's lock guards its state against that thread.
+"""
+
+from __future__ import annotations
+
+import collections
+import secrets
+import threading
+from typing import Any, Callable
+
+from .._core import Board, Move
+from ..engine import Limit
+from ..play import record
+from ..play.engine_player import LEVELS, EnginePlayer, Strength, parse_level
+from ..play.render import material_balance
+from ..play.session import (
+    Ending,
+    automatic_ending,
+    claim_rule,
+    claimable,
+    claimable_by_moving,
+    no_claim_explanation,
+    result_for,
+    side_name,
+)
+from ..types import Color
+
+__all__ = ["MAX_GAMES", "Game", "GameError", "Games", "levels", "status_words"]
+
+#: Games kept at once; past it the least recently used one is dropped (each engine player
+#: holds a hash table, so the number is kept small).
+MAX_GAMES = 24
+
+_PROMOTION_LETTERS = {5: "q", 4: "r", 3: "b", 2: "n"}
+
+
+# python-chess's STATUS_* bits (Board.status()), in words.
+_STATUS_WORDS = {
+    1 << 0: "no white king",
+    1 << 1: "no black king",
+    1 << 2: "too many kings",
+    1 << 3: "too many white pawns",
+    1 << 4: "too many black pawns",
+    1 << 5: "pawns on the first or last rank",
+    1 << 6: "too many white pieces",
+    1 << 7: "too many black pieces",
+    1 << 8: "bad castling rights",
+    1 << 9: "invalid en passant square",
+    1 << 10: "the side not to move is in check",
+    1 << 11: "the board is empty",
+    1 << 15: "too many checkers",
+    1 << 16: "impossible check",
+}
+
+
+def status_words(status: int) -> str:
+    """``Board.status()`` flags in words: ``no white king, the board is empty``."""
+    words = [text for bit, text in _STATUS_WORDS.items() if status & bit]
+    return ", ".join(words) or "an invalid position"
+
+
+class GameError(Exception):
+    """A request the game refuses, with the HTTP status that says why (400 malformed, 404
+    unknown, 409 not now) and a message for the player."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+def _color_name(color: Color) -> str:
+    return "white" if color else "black"
+
+
+def _display_target(board: Board, move: Move) -> int:
+    # Castling is clicked on the king's landing square (g or c file), whichever way the move
+    # spells it (king to g1, or king takes rook in Chess960).
+    if board.is_castling(move):
+        file = 6 if move.to_square % 8 > move.from_square % 8 else 2
+        return (move.from_square // 8) * 8 + file
+    return move.to_square
+
+
+class Game:
+    """One game: the board, who plays each side, how it ended, a pending draw offer."""
+
+    def __init__(
+        self,
+        game_id: str,
+        board: Board,
+        players: dict[bool, EnginePlayer | None],
+        *,
+        white_at_bottom: bool,
+        spawn: Callable[[Callable[[], None]], None],
+    ) -> None:
+        self.id = game_id
+        self.spawn = spawn
+        self.board = board
+        self.players = players
+        self.white_at_bottom = white_at_bottom
+        self.ending: Ending | None = automatic_ending(board)
+        #: The colour whose draw offer waits for a human opponent's answer.
+        self.offer: Color | None = None
+        #: The last thing the game has to tell the players (a declined offer, say).
+        self.message = ""
+        #: Counts every change; the page polls and redraws when it moves.
+        self.version = 0
+        #: Bumped by whatever makes a running search stale (undo, resign, ...).
+        self.generation = 0
+        self.thinking = False
+        self.lock = threading.RLock()
+        # One search at a time per game: a stale search may still be winding down.
+        self.engine_lock = threading.Lock()
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def _changed(self, message: str = "") -> None:
+        self.version += 1
+        self.message = message
+
+    def player_name(self, color: Color) -> str:
+        """``Human`` or the engine's name with its level."""
+        player = self.players[color]
+        return "Human" if player is None else player.name
+
+    def is_human(self, color: Color) -> bool:
+        """Whether a person plays ``color``."""
+        return self.players[color] is None
+
+    def _require_playing(self) -> None:
+        if self.ending is not None:
+            raise GameError(409, f"the game is over: {self.ending.announcement()}")
+
+    def _require_human_turn(self) -> None:
+        self._require_playing()
+        if self.thinking or not self.is_human(self.board.turn):
+            raise GameError(409, "it is the engine's move: wait for it to play")
+        if self.offer is not None:
+            raise GameError(
+                409,
+                f"{side_name(self.offer)} has offered a draw: "
+                f"{side_name(not self.offer)} must accept or decline it first",
+            )
+
+    def _after_move(self, message: str = "") -> None:
+        self.ending = automatic_ending(self.board)
+        self._changed(message)
+
+    # ---- the players' actions ----------------------------------------------------------
+
+    def move(self, text: str) -> None:
+        """Plays ``text`` (SAN or UCI) for the side to move.
+
+        :raises: :exc:`GameError` 400 for a move that cannot be played (with the possible
+            promotions as ``promotion`` when ``text`` did not say which piece), 409 when it
+            is not a human's turn.
+        """
+        with self.lock:
+            self._require_human_turn()
+            kind, moves, message = self.board.read_move(text)
+            if kind == "promotion":
+                raise GameError(
+                    400,
+                    message,
+                    promotion=[self.board.uci(m) for m in moves],
+                )
+            if kind != "move":
+                raise GameError(400, message)
+            self.board.push(moves[0])
+            self._after_move()
+
+    def undo(self) -> None:
+        """Takes back moves until it is a human's turn again: the last move between humans;
+        against the engine, its reply and the human's move before it (or only the human's
+        move while the engine is still thinking about it). A finished game comes back to
+        life.
+
+        :raises: :exc:`GameError` 409 when there is nothing to take back.
+        """
+        with self.lock:
+            board = self.board
+            if not any(self.is_human(c) for c in (True, False)):
+                raise GameError(409, "no human plays in this game: there is nothing to undo")
+            if not board.move_stack:
+                raise GameError(409, "nothing to undo: no move has been played")
+            count = 1
+            while count < len(board.move_stack) and not self.is_human(
+                board.turn if count % 2 == 0 else not board.turn
+            ):
+                count += 1
+            # The i-th ply from the end was played by the side not to move when i is odd.
+            movers = [not board.turn if i % 2 else board.turn for i in range(1, count + 1)]
+            if not any(self.is_human(c) for c in movers):
+                raise GameError(409, "nothing to undo: the engine's move is the only one")
+            self._stop_thinking()
+            taken = [board.pop() for _ in range(count)][::-1]
+            sans = []
+            replay = board.copy()
+            for move in taken:
+                sans.append(replay.san(move))
+                replay.push(move)
+            self.offer = None
+            self.ending = automatic_ending(board)
+            self._changed(f"took back {' '.join(sans)}")
+        # As after any change: should an engine be to move, it starts thinking.
+        self.start_engine()
+
+    def resign(self, color: Color | None) -> None:
+        """``color`` resigns (default: the human, or the side to move between humans).
+
+        :raises: :exc:`GameError` 400 when an engine is named, 409 when the game is over.
+        """
+        with self.lock:
+            self._require_playing()
+            if color is None:
+                humans = [c for c in (self.board.turn, not self.board.turn) if self.is_human(c)]
+                if not humans:
+                    raise GameError(409, "no human plays in this game: nobody can resign")
+                color = humans[0]
+            elif not self.is_human(color):
+                raise GameError(400, f"{side_name(color)} is the engine: only a human resigns")
+            self._stop_thinking()
+            self.offer = None
+            self.ending = Ending(f"{side_name(color)} resigns", result_for(not color))
+            self._changed()
+
+    def offer_draw(self) -> Color | None:
+        """The side to move offers a draw. A human opponent is asked (see :meth:`answer`);
+        for an engine opponent the offering colour is returned, and the caller asks
+        :meth:`engine_answer` (a search) off the event loop.
+
+        :raises: :exc:`GameError` 409 when it is not a human's turn or an offer waits.
+        """
+        with self.lock:
+            self._require_human_turn()
+            offerer = self.board.turn
+            if self.is_human(not offerer):
+                self.offer = offerer
+                self._changed(
+                    f"{side_name(offerer)} offers a draw: {side_name(not offerer)}, "
+                    "accept or decline"
+                )
+                return None
+            # The engine's answer is a search: the game waits for it like for a move.
+            self.thinking = True
+            self._changed(f"{side_name(offerer)} offers a draw; the engine is deciding...")
+            return offerer
+
+    def engine_answer(self, offerer: Color) -> None:
+        """The engine opponent of ``offerer`` answers the draw offer from its evaluation
+        (blocking: run it on a worker thread)."""
+        opponent = not offerer
+        player = self.players[opponent]
+        with self.lock:
+            board = self.board.copy()
+            generation = self.generation
+        if player is None:
+            raise GameError(409, "the opponent is a human: they answer the offer")
+        try:
+            with self.engine_lock:
+                accepted = player.accepts_draw(board, opponent)
+        finally:
+            with self.lock:
+                if generation == self.generation:
+                    self.thinking = False
+        with self.lock:
+            if generation != self.generation or self.ending is not None:
+                raise GameError(409, "the game changed while the engine was deciding")
+            if accepted:
+                self.ending = Ending("Draw by agreement", "1/2-1/2")
+                self._changed(f"{side_name(opponent)} accepts the draw.")
+            else:
+                self._changed(f"{side_name(opponent)} declines the draw. Play on.")
+
+    def answer(self, accept: bool) -> None:
+        """The human opponent answers the pending draw offer.
+
+        :raises: :exc:`GameError` 409 when no offer waits.
+        """
+        with self.lock:
+            self._require_playing()
+            if self.offer is None:
+                raise GameError(409, "there is no draw offer to answer")
+            opponent = not self.offer
+            self.offer = None
+            if accept:
+                self.ending = Ending("Draw by agreement", "1/2-1/2")
+                self._changed(f"{side_name(opponent)} accepts the draw.")
+            else:
+                self._changed(f"{side_name(opponent)} declines the draw. Play on.")
+
+    def claim(self, text: str | None) -> None:
+        """The side to move claims a draw, in the position or with the move ``text``.
+
+        :raises: :exc:`GameError` 409 with the reason when no draw may be claimed, 400 for
+            a move that cannot be played.
+        """
+        with self.lock:
+            self._require_human_turn()
+            board = self.board
+            who = side_name(board.turn)
+            if text:
+                kind, found, message = board.read_move(text)
+                if kind != "move":
+                    raise GameError(400, message)
+                san = board.san(found[0])
+                board.push(found[0])
+                if claimable(board):
+                    rule = claim_rule(board)
+                    self.ending = Ending(f"Draw claimed: {rule}", "1/2-1/2")
+                    self._changed(f"{who} claims a draw with {san}: {rule}.")
+                    return
+                board.pop()
+                raise GameError(
+                    409,
+                    f"no draw to claim with {san}: it neither repeats a position a third time "
+                    "nor completes 50 moves without a capture or pawn move",
+                )
+            if claimable(board):
+                rule = claim_rule(board)
+                self.ending = Ending(f"Draw claimed: {rule}", "1/2-1/2")
+                self._changed(f"{who} claims a draw: {rule}.")
+                return
+            if moves := claimable_by_moving(board):
+                raise GameError(
+                    409,
+                    f"a draw may be claimed with a move: {' or '.join(moves)} "
+                    "(type it in the move box and press Claim)",
+                    moves=moves,
+                )
+            raise GameError(409, no_claim_explanation(board))
+
+    def flip(self) -> None:
+        """Turns the board round (kept with the game, so a reload shows it the same way)."""
+        with self.lock:
+            self.white_at_bottom = not self.white_at_bottom
+            self._changed(self.message)
+
+    # ---- the engine's turn -------------------------------------------------------------
+
+    def _stop_thinking(self) -> None:
+        self.generation += 1
+        if self.thinking:
+            for player in self.players.values():
+                if player is not None:
+                    player.stop()
+            self.thinking = False
+
+    def engine_to_move(self) -> EnginePlayer | None:
+        """The engine that must move now and is not yet thinking, if any."""
+        with self.lock:
+            if self.ending is not None or self.thinking:
+                return None
+            return self.players[self.board.turn]
+
+    def start_engine(self) -> None:
+        """Starts the engine's search on a thread (``spawn``) when it is its turn."""
+        with self.lock:
+            player = self.engine_to_move()
+            if player is None:
+                return
+            self.thinking = True
+            self._changed(self.message)
+            board = self.board.copy()
+            generation = self.generation
+
+        def search() -> None:
+            self._search(player, board, generation)
+
+        self.spawn(search)
+
+    def _search(
+        self,
+        player: EnginePlayer,
+        board: Board,
+        generation: int,
+    ) -> None:
+        color = board.turn
+        claim = False
+        move: Move | None = None
+        failure = ""
+        try:
+            with self.engine_lock:
+                with self.lock:
+                    if generation != self.generation:
+                        return
+                if claimable(board) and player.accepts_draw(board, color):
+                    claim = True
+                else:
+                    move = player.think(board)
+        except Exception as e:  # reported to the players, never kills the server
+            failure = f"the engine failed: {e}"
+        with self.lock:
+            if generation != self.generation:
+                return
+            self.thinking = False
+            if failure:
+                self._changed(failure)
+                return
+            if claim:
+                rule = claim_rule(self.board)
+                self.ending = Ending(f"Draw claimed: {rule}", "1/2-1/2")
+                self._changed(f"{side_name(color)} claims a draw: {rule}.")
+                return
+            if move is None:
+                self.ending = Ending("The engine found no move", "*", "unterminated")
+                self._changed()
+                return
+            san = self.board.san(move)
+            self.board.push(move)
+            self._after_move(f"{side_name(color)} plays {san}")
+        # Engine against engine: the next move starts at once.
+        self.start_engine()
+
+    def shutdown(self) -> None:
+        """Stops a running search (the server is going away)."""
+        with self.lock:
+            self._stop_thinking()
+
+    # ---- what the page shows -----------------------------------------------------------
+
+    def pgn(self) -> str:
+        """The game so far as PGN, with its result and the reason as the final comment."""
+        with self.lock:
+            ending = self.ending or Ending("", "*", "unterminated")
+            return record.game_pgn(
+                self.board,
+                white=self.player_name(True),
+                black=self.player_name(False),
+                result=ending.result,
+                termination=ending.termination,
+                comment=ending.announcement() if ending.reason else None,
+            ).replace('[Site "pychess-rs play"]', '[Site "pychess-rs gui"]')
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page draws, as JSON-ready data."""
+        with self.lock:
+            return self._state()
+
+    def _state(self) -> dict[str, Any]:
+        board = self.board
+        pieces: list[str | None] = [None] * 64
+        for square, piece in board.piece_map().items():
+            pieces[square] = piece.symbol()
+        playing = self.ending is None
+        legal = []
+        if playing and self.is_human(board.turn) and not self.thinking and self.offer is None:
+            for move in board.legal_moves:
+                legal.append(
+                    {
+                        "from": move.from_square,
+                        "to": _display_target(board, move),
+                        "uci": board.uci(move),
+                        "san": board.san(move),
+                        "capture": board.is_capture(move),
+                        "promotion": _PROMOTION_LETTERS.get(move.promotion or 0),
+                    }
+                )
+        root = board.root()
+        sans = []
+        replay = root.copy()
+        for move in board.move_stack:
+            sans.append(replay.san(move))
+            replay.push(move)
+        last = board.peek() if board.move_stack else None
+        check = board.king(board.turn) if board.is_check() else None
+        ending = self.ending
+        claim_now = playing and claimable(board)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "fen": board.fen(),
+            "pieces": pieces,
+            "turn": _color_name(board.turn),
+            "white_at_bottom": self.white_at_bottom,
+            "legal": legal,
+            "last_move": None
+            if last is None
+            else {"from": last.from_square, "to": _display_target_after(board, last)},
+            "check": check,
+            "moves": sans,
+            "first_move_number": root.fullmove_number,
+            "first_turn": _color_name(root.turn),
+            "players": {
+                "white": {"name": self.player_name(True), "human": self.is_human(True)},
+                "black": {"name": self.player_name(False), "human": self.is_human(False)},
+            },
+            "thinking": self.thinking,
+            "offer": None if self.offer is None else _color_name(self.offer),
+            "claim": {
+                "now": claim_now,
+                "rule": claim_rule(board) if claim_now else None,
+                "by_moving": claimable_by_moving(board) if playing and not claim_now else [],
+            },
+            "status": self._status(),
+            "ending": None
+            if ending is None
+            else {
+                "reason": ending.reason,
+                "result": ending.result,
+                "announcement": ending.announcement(),
+            },
+            "message": self.message,
+        }
+
+    def _status(self) -> str:
+        board = self.board
+        if self.ending is not None:
+            return f"Game over. {self.ending.announcement()}"
+        side = side_name(board.turn)
+        parts = [f"Move {board.fullmove_number}: {side} to move"]
+        if self.thinking:
+            parts = [f"Move {board.fullmove_number}: {side} (engine) is thinking"]
+        balance = material_balance(board)
+        if balance:
+            parts.append(f"material {side_name(balance > 0)} +{abs(balance)}")
+        if board.halfmove_clock >= 20:
+            parts.append(f"halfmove clock {board.halfmove_clock} (a draw may be claimed at 100)")
+        text = ", ".join(parts) + "."
+        if board.is_check():
+            text += " Check!"
+        return text
+
+
+def _display_target_after(board: Board, move: Move) -> int:
+    # The last move is shown on the squares its piece left and reached: for castling, the
+    # king's landing square (the move was played, so ask the position before it).
+    before = board.copy(stack=1)
+    before.pop()
+    return _display_target(before, move)
+
+
+class Games:
+    """The server's games by id, at most :data:`MAX_GAMES` of them (least recently used
+    dropped first), with the engine limit and the thread starter every game shares."""
+
+    def __init__(self, limit: Limit, spawn: Callable[[Callable[[], None]], None]) -> None:
+        self.limit = limit
+        self.spawn = spawn
+        self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def new(
+        self,
+        *,
+        white: str,
+        black: str,
+        level: str,
+        fen: str | None,
+        white_at_bottom: bool | None = None,
+    ) -> Game:
+        """A new game; the engine starts at once when it has the first move.
+
+        :raises: :exc:`GameError` 400 for a bad player, level or FEN.
+        """
+        for name, who in (("white", white), ("black", black)):
+            if who not in ("human", "engine"):
+                raise GameError(400, f"{name} must be 'human' or 'engine', got {who!r}")
+        try:
+            strength: Strength = parse_level(level)
+        except ValueError as e:
+            raise GameError(400, str(e)) from None
+        board = Board()
+        if fen is not None:
+            try:
+                board = Board(fen)
+            except ValueError as e:
+                raise GameError(400, f"bad FEN: {e}") from None
+            status = int(board.status())
+            if status or not board.is_valid():
+                raise GameError(
+                    400, f"bad FEN: the position cannot be played: {status_words(status)}"
+                )
+        players: dict[bool, EnginePlayer | None] = {
+            True: EnginePlayer(strength, self.limit) if white == "engine" else None,
+            False: EnginePlayer(strength, self.limit) if black == "engine" else None,
+        }
+        if white_at_bottom is None:
+            white_at_bottom = not (black == "human" and white == "engine")
+        game = Game(
+            secrets.token_hex(8), board, players, white_at_bottom=white_at_bottom, spawn=self.spawn
+        )
+        with self._lock:
+            self._games[game.id] = game
+            while len(self._games) > MAX_GAMES:
+                _, old = self._games.popitem(last=False)
+                old.shutdown()
+        game.start_engine()
+        return game
+
+    def get(self, game_id: str) -> Game:
+        """The game ``game_id``.
+
+        :raises: :exc:`GameError` 404 when there is none.
+        """
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                raise GameError(
+                    404, f"no game {game_id!r} on this server (it was restarted?): start a new one"
+                )
+            self._games.move_to_end(game_id)
+            return game
+
+    def shutdown(self) -> None:
+        """Stops every search."""
+        with self._lock:
+            games = list(self._games.values())
+        for game in games:
+            game.shutdown()
+
+
+def levels() -> list[dict[str, str]]:
+    """The named engine levels for the new-game form: ``{"value": "3", "name": ...}``."""
+    return [{"value": str(n), "name": parse_level(str(n)).name} for n in range(1, LEVELS + 1)]
