@@ -73,15 +73,41 @@ impl UciMove {
 /// Is `text` a drop in UCI (`N@e4`)? python-chess reads drops and then finds them illegal in
 /// standard chess, so callers report them as illegal rather than malformed.
 pub fn is_drop(text: &str) -> bool {
-    let mut chars = text.chars();
-    let (Some(piece), Some('@')) = (chars.next(), chars.next()) else {
-        return false;
-    };
-    // Python's `str.lower()`: the Kelvin sign (U+212A) reads as a king, as in python-chess.
-    let mut lower = piece.to_lowercase();
-    let is_piece =
-        matches!((lower.next(), lower.next()), (Some(l), None) if Role::from_char(l).is_some());
-    is_piece && Square::parse(chars.as_str()).is_some()
+    UciDrop::parse(text).is_some()
+}
+
+/// A piece dropped on a square (`N@e4`), as crazyhouse-style UCI writes it. Standard chess has
+/// no drops; python-chess's `Move.from_uci` still reads them, so we read them too.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UciDrop {
+    /// The piece type dropped.
+    pub role: Role,
+    /// Where it is dropped.
+    pub to: Square,
+}
+
+impl UciDrop {
+    /// Reads `P@e4`; the piece letter may be either case (`p@e4` is the same drop).
+    pub fn parse(text: &str) -> Option<UciDrop> {
+        let mut chars = text.chars();
+        let (Some(piece), Some('@')) = (chars.next(), chars.next()) else {
+            return None;
+        };
+        // Python's `str.lower()`: the Kelvin sign (U+212A) reads as a king, as in python-chess.
+        let mut lower = piece.to_lowercase();
+        let role = match (lower.next(), lower.next()) {
+            (Some(l), None) => Role::from_char(l)?,
+            _ => return None,
+        };
+        let to = Square::parse(chars.as_str())?;
+        Some(UciDrop { role, to })
+    }
+}
+
+impl fmt::Display for UciDrop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}@{}", self.role.upper_char(), self.to)
+    }
 }
 
 impl fmt::Display for UciMove {
@@ -261,6 +287,13 @@ mod tests {
         assert!(!is_drop("N@e9"));
         assert!(!is_drop("N@e44"));
         assert!(!is_drop("e2e4"));
+        let drop = UciDrop::parse("p@e4").unwrap();
+        assert_eq!(drop.role, Role::Pawn);
+        assert_eq!(drop.to.to_string(), "e4");
+        assert_eq!(drop.to_string(), "P@e4");
+        assert_eq!(UciDrop::parse("\u{212a}@h8").unwrap().to_string(), "K@h8");
+        assert_eq!(UciDrop::parse("Q@g9"), None);
+        assert_eq!(UciDrop::parse("@e4"), None);
     }
 
     #[test]
