@@ -67,6 +67,21 @@ impl Move {
             || self.drop.is_some()
     }
 
+    /// The move a board can read, unless it is one no board plays (a drop, or from == to).
+    pub(crate) fn playable(&self) -> Option<UciMove> {
+        let real = self.drop.is_none() && self.uci.from == self.from && self.uci.to == self.to;
+        real.then_some(self.uci)
+    }
+
+    /// The XBoard text: UCI, but `@@@@` for the null move.
+    pub(crate) fn xboard(&self) -> String {
+        if self.is_nonzero() {
+            self.text()
+        } else {
+            "@@@@".to_string()
+        }
+    }
+
     /// The UCI text, as python-chess's `Move.uci()` writes it.
     fn text(&self) -> String {
         if let Some(role) = self.drop {
@@ -203,12 +218,9 @@ impl Move {
     }
 
     /// The move for XBoard: as UCI, but ``@@@@`` for the null move.
-    fn xboard(&self) -> String {
-        if self.is_nonzero() {
-            self.text()
-        } else {
-            "@@@@".to_string()
-        }
+    #[pyo3(name = "xboard")]
+    fn py_xboard(&self) -> String {
+        self.xboard()
     }
 
     fn __str__(&self) -> String {

@@ -17,6 +17,7 @@ mod moves;
 mod rules;
 mod state;
 mod views;
+mod xboard;
 
 pub(crate) use fast::install_fast_methods;
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
