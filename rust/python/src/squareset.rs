@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple, PyType};
 
 /// A set of squares (python-chess's ``SquareSet``).
-#[pyclass(module = "pychess_rs", name = "SquareSet", subclass)]
+#[pyclass(module = "pychess_rs", name = "SquareSet")]
 #[derive(Clone, Copy)]
 pub struct SquareSet {
     pub(crate) mask: u64,
