@@ -2,38 +2,46 @@
 //! shifts, and the attack tables behind `BB_KNIGHT_ATTACKS`, `BB_RAYS` and friends. All of it
 //! is read from `pychess-core`; `pychess_rs/types.py` gives the names.
 
-use crate::convert::square_arg;
 use pychess_core::{attacks, Bitboard, Color, Square};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+/// A square argument; anything off the board (negative ones included) is a `ValueError`.
+fn square_arg(value: i64, what: &str) -> PyResult<Square> {
+    u32::try_from(value)
+        .ok()
+        .and_then(Square::try_new)
+        .ok_or_else(|| PyValueError::new_err(format!("{what} out of range: {value}")))
+}
+
 /// King steps from ``a`` to ``b``.
 #[pyfunction]
-fn square_distance(a: u32, b: u32) -> PyResult<u8> {
+fn square_distance(a: i64, b: i64) -> PyResult<u8> {
     Ok(square_arg(a, "square")?.distance(square_arg(b, "square")?))
 }
 
 /// File difference plus rank difference between ``a`` and ``b``.
 #[pyfunction]
-fn square_manhattan_distance(a: u32, b: u32) -> PyResult<u8> {
+fn square_manhattan_distance(a: i64, b: i64) -> PyResult<u8> {
     Ok(square_arg(a, "square")?.manhattan_distance(square_arg(b, "square")?))
 }
 
 /// The fewest knight moves from ``a`` to ``b``.
 #[pyfunction]
-fn square_knight_distance(a: u32, b: u32) -> PyResult<u8> {
+fn square_knight_distance(a: i64, b: i64) -> PyResult<u8> {
     Ok(square_arg(a, "square")?.knight_distance(square_arg(b, "square")?))
 }
 
 /// The whole rank, file or diagonal through ``a`` and ``b`` as a mask, or 0.
 #[pyfunction]
-fn ray(a: u32, b: u32) -> PyResult<u64> {
+fn ray(a: i64, b: i64) -> PyResult<u64> {
     Ok(attacks::line(square_arg(a, "square")?, square_arg(b, "square")?).0)
 }
 
 /// The squares strictly between ``a`` and ``b`` on their rank, file or diagonal, or 0.
 #[pyfunction]
-fn between(a: u32, b: u32) -> PyResult<u64> {
+fn between(a: i64, b: i64) -> PyResult<u64> {
     Ok(attacks::between(square_arg(a, "square")?, square_arg(b, "square")?).0)
 }
 

@@ -92,7 +92,7 @@ impl Piece {
     }
 
     fn __repr__(&self) -> String {
-        format!("Piece.from_symbol({:?})", self.symbol())
+        format!("Piece.from_symbol('{}')", self.symbol())
     }
 
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (u8, bool))> {
