@@ -1,7 +1,22 @@
-"""Constants and small helpers with python-chess's names: colours, piece types, squares.
+"""Constants and small helpers with python-chess's names: colours, piece types, squares,
+bitboards.
 
 Squares are ints (``A1 = 0`` ... ``H8 = 63``), colours are bools (``WHITE = True``), piece
-types are ints (``PAWN = 1`` ... ``KING = 6``), exactly as in python-chess.
+types are ints (``PAWN = 1`` ... ``KING = 6``), bitboards are ints with bit ``i`` for square
+``i``, exactly as in python-chess::
+
+    >>> import pychess_rs as chess
+    >>> chess.BB_RANK_1 | chess.BB_A8 == chess.SquareSet([chess.A8, *range(8)])
+    True
+    >>> chess.square_knight_distance(chess.G1, chess.F3)
+    1
+    >>> list(chess.SquareSet(chess.between(chess.A1, chess.D4))) == [chess.B2, chess.C3]
+    True
+    >>> hex(chess.flip_vertical(chess.BB_RANK_1)), list(chess.scan_reversed(chess.BB_FILE_A))[:2]
+    ('0xff00000000000000', [56, 48])
+
+The geometry (distances, rays, flips, shifts, attack tables) is the Rust core's; the plain
+constants and pure-int helpers (``lsb``, ``scan_forward``, ...) are Python, as python-chess's.
 """
 
 from __future__ import annotations
