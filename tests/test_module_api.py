@@ -243,3 +243,15 @@ def test_polyglot_reference_keys():
     for san in ["e4", "d5", "e5", "f5"]:
         board.push_san(san)
     assert pychess_rs.polyglot.zobrist_hash(board) == 0x22A48B5A8E47FF78
+
+
+@pytest.mark.parametrize(
+    "fen",
+    ["7k/8/8/8/8/8/8/KR6 w B - 0 1", "k7/8/8/8/8/8/8/K6R w H - 0 1"],
+)
+def test_xboard_of_the_null_move_and_drops_is_never_castling(fen):
+    ours, theirs = pychess_rs.Board(fen, chess960=True), chess.Board(fen, chess960=True)
+    for uci in ["0000", "P@a1", "K@b1"]:
+        assert ours.xboard(pychess_rs.Move.from_uci(uci)) == theirs.xboard(chess.Move.from_uci(uci))
+    # A move from a square to itself is no castling either.
+    assert ours.xboard(pychess_rs.Move(0, 0, pychess_rs.QUEEN)) == "a1a1q"

@@ -1,4 +1,4 @@
-//! `Move`: from-square, to-square and promotion, as in python-chess.
+//! `Move`: from-square, to-square, promotion and drop, as in python-chess.
 //!
 //! Move objects are immutable, so each distinct move is created once and shared: the
 //! `intern` table makes listing legal moves and popping cost a reference-count bump
@@ -67,10 +67,11 @@ impl Move {
             || self.drop.is_some()
     }
 
-    /// The move a board can read, unless it is one no board plays (a drop, or from == to).
+    /// The move a board can read, unless it is the null move or one no board plays (a drop,
+    /// or from == to).
     pub(crate) fn playable(&self) -> Option<UciMove> {
         let real = self.drop.is_none() && self.uci.from == self.from && self.uci.to == self.to;
-        real.then_some(self.uci)
+        (real && self.is_nonzero()).then_some(self.uci)
     }
 
     /// The XBoard text: UCI, but `@@@@` for the null move.
