@@ -255,3 +255,20 @@ def test_xboard_of_the_null_move_and_drops_is_never_castling(fen):
         assert ours.xboard(pychess_rs.Move.from_uci(uci)) == theirs.xboard(chess.Move.from_uci(uci))
     # A move from a square to itself is no castling either.
     assert ours.xboard(pychess_rs.Move(0, 0, pychess_rs.QUEEN)) == "a1a1q"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "aliases",
+        "uci_variant",
+        "xboard_variant",
+        "starting_fen",
+        "one_king",
+        "connected_kings",
+        "captures_compulsory",
+    ],
+)
+def test_board_variant_identity_matches_python_chess(name):
+    assert getattr(pychess_rs.Board, name) == getattr(chess.Board, name)
+    assert getattr(pychess_rs.Board(), name) == getattr(chess.Board(), name)

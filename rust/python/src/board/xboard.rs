@@ -1,4 +1,5 @@
-//! `Board`: XBoard/WinBoard move notation and Shredder-FEN, as python-chess spells them.
+//! `Board`: XBoard/WinBoard move notation and Shredder-FEN, as python-chess spells them, and
+//! the variant identity python-chess's protocol code reads (`uci_variant`, `xboard_variant`).
 //!
 //! XBoard writes moves as UCI does (``e2e4``, ``e7e8q``, ``P@e4``) except the null move,
 //! ``@@@@``, and castling in Chess960, ``O-O``/``O-O-O``. Reading XBoard moves is reading SAN,
@@ -12,6 +13,55 @@ use pyo3::prelude::*;
 
 #[pymethods]
 impl Board {
+    /// The variant's name in the UCI protocol (``UCI_Variant``).
+    #[classattr]
+    fn uci_variant() -> &'static str {
+        "chess"
+    }
+
+    /// The variant's name in the XBoard protocol.
+    #[classattr]
+    fn xboard_variant() -> &'static str {
+        "normal"
+    }
+
+    /// The FEN a new board starts from.
+    #[classattr]
+    fn starting_fen() -> &'static str {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    }
+
+    /// Each side has exactly one king.
+    #[classattr]
+    fn one_king() -> bool {
+        true
+    }
+
+    /// The kings may not stand next to each other.
+    #[classattr]
+    fn connected_kings() -> bool {
+        false
+    }
+
+    /// Capturing is optional.
+    #[classattr]
+    fn captures_compulsory() -> bool {
+        false
+    }
+
+    /// The names PGN ``Variant`` headers give standard chess.
+    #[classattr]
+    fn aliases() -> Vec<&'static str> {
+        vec![
+            "Standard",
+            "Chess",
+            "Classical",
+            "Normal",
+            "Illegal",
+            "From Position",
+        ]
+    }
+
     /// The move in XBoard notation: UCI, ``@@@@`` for the null move, and ``O-O``/``O-O-O``
     /// for castling when ``chess960`` (default: the board's mode).
     #[pyo3(signature = (r#move, chess960 = None))]
