@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 
 import chess
 import pytest
@@ -289,7 +290,12 @@ def test_drops_are_never_legal_on_a_standard_board():
         assert drop not in board.pseudo_legal_moves
         with pytest.raises(pychess_rs.IllegalMoveError):
             board.push_uci(uci)
+        # Never taken for the null move (its squares are equal), and named as the drop.
+        for call in (board.push, board.san, board.san_and_push):
+            with pytest.raises(pychess_rs.IllegalMoveError, match=re.escape(repr(uci))):
+                call(drop)
     assert board.fen() == pychess_rs.STARTING_FEN
+    assert not board.move_stack
 
 
 @pytest.mark.parametrize(

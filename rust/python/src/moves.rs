@@ -17,9 +17,10 @@ use std::sync::OnceLock;
 /// A move from a square to a square, possibly promoting, or a drop (python-chess's ``Move``).
 ///
 /// `uci` is what boards read. It is the move itself for the null move and for moves between
-/// two different squares; anything else python-chess can build (a drop, or a move that starts
-/// and ends on one square) has no meaning on a standard board, so `uci` holds [`UNPLAYABLE`]
-/// there and every board finds it neither legal nor pseudo-legal (never a null move).
+/// two different squares, and the core's drop value for a drop (which every board finds
+/// illegal and names as the drop). A move python-chess allows from a square to itself (other
+/// than the null move) means nothing on a board either: `uci` holds [`UNPLAYABLE`] there,
+/// neither legal nor pseudo-legal, and never taken for the null move.
 #[pyclass(module = "pychess_rs", name = "Move", frozen)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -41,14 +42,14 @@ impl Move {
     /// The move python-chess's `Move(from_square, to_square, promotion, drop)` makes.
     fn build(from: Square, to: Square, promotion: Option<Role>, drop: Option<Role>) -> Move {
         let is_null = from.index() == 0 && to.index() == 0 && promotion.is_none();
-        let uci = if drop.is_none() && (from != to || is_null) {
-            UciMove {
+        let uci = match drop {
+            Some(role) => UciMove::from_drop(UciDrop { role, to }),
+            None if from != to || is_null => UciMove {
                 from,
                 to,
                 promotion,
-            }
-        } else {
-            UNPLAYABLE
+            },
+            None => UNPLAYABLE,
         };
         Move {
             uci,

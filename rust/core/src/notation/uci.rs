@@ -38,7 +38,27 @@ impl UciMove {
 
     /// Is this the null move?
     pub fn is_null(self) -> bool {
-        self.from == self.to
+        self.from == self.to && self.promotion.is_none()
+    }
+
+    /// The drop `drop` as a move value: both squares the target, the piece in `promotion`.
+    /// No parse of from/to/promotion text gives equal squares, and no board move has them, so
+    /// the value cannot be mistaken for a move or the null move: boards find it illegal, and
+    /// it prints as the drop (`P@e4`) in their messages.
+    pub const fn from_drop(drop: UciDrop) -> UciMove {
+        UciMove {
+            from: drop.to,
+            to: drop.to,
+            promotion: Some(drop.role),
+        }
+    }
+
+    /// The drop this value stands for (see [`UciMove::from_drop`]), if it is one.
+    pub fn as_drop(self) -> Option<UciDrop> {
+        match self.promotion {
+            Some(role) if self.from == self.to => Some(UciDrop { role, to: self.to }),
+            _ => None,
+        }
     }
 
     /// Reads `e2e4`, `a7a8q` or `0000` (python-chess's `Move.from_uci`).
@@ -112,6 +132,9 @@ impl fmt::Display for UciDrop {
 
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(drop) = self.as_drop() {
+            return write!(f, "{drop}");
+        }
         if self.is_null() {
             return write!(f, "0000");
         }
@@ -294,6 +317,21 @@ mod tests {
         assert_eq!(UciDrop::parse("\u{212a}@h8").unwrap().to_string(), "K@h8");
         assert_eq!(UciDrop::parse("Q@g9"), None);
         assert_eq!(UciDrop::parse("@e4"), None);
+    }
+
+    #[test]
+    fn drops_as_move_values_are_never_played() {
+        let drop = UciMove::from_drop(UciDrop::parse("N@f3").unwrap());
+        assert!(!drop.is_null());
+        assert_eq!(drop.to_string(), "N@f3");
+        assert_eq!(drop.as_drop(), UciDrop::parse("n@f3"));
+        assert_eq!(UciMove::NULL.as_drop(), None);
+        assert_eq!(UciMove::parse("e2e4").unwrap().as_drop(), None);
+        let board = Board::default();
+        assert_eq!(board.find_legal(drop), None);
+        assert_eq!(board.find_pseudo_legal(drop), None);
+        let err = board.resolve_uci(drop).unwrap_err();
+        assert!(err.to_string().contains("'N@f3'"), "{err}");
     }
 
     #[test]
