@@ -465,3 +465,15 @@ def test_squareset_ray_between_from_square_match_python_chess():
             assert pychess_rs.SquareSet.ray(a, b) == chess.SquareSet.ray(a, b).mask
             assert pychess_rs.SquareSet.between(a, b) == chess.SquareSet.between(a, b).mask
     assert isinstance(pychess_rs.SquareSet.ray(0, 9), pychess_rs.SquareSet)
+
+
+@pytest.mark.parametrize("bad", [64, -65, 1000])
+def test_off_board_squares_are_index_and_value_errors(bad):
+    # python-chess raises IndexError (a list lookup); our other square arguments ValueError.
+    for error in (IndexError, ValueError):
+        with pytest.raises(error):
+            pychess_rs.SquareSet([bad])
+        with pytest.raises(error):
+            pychess_rs.SquareSet().add(bad)
+        with pytest.raises(error):
+            _ = bad in pychess_rs.SquareSet()

@@ -7,13 +7,34 @@ use crate::convert::square_arg;
 use pychess_core::{attacks, Bitboard};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList, PyTuple, PyType};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple, PyType};
 
 /// A set of squares (python-chess's ``SquareSet``).
 #[pyclass(module = "pychess_rs", name = "SquareSet")]
 #[derive(Clone, Copy)]
 pub struct SquareSet {
     pub(crate) mask: u64,
+}
+
+/// The error for a square off the board: an `IndexError`, as python-chess's list lookup
+/// raises, that is also a `ValueError`, as our other square arguments raise (code written
+/// for either catches it).
+fn off_board(py: Python<'_>, message: String) -> PyErr {
+    static TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let made = TYPE.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let bases = (py.get_type::<PyIndexError>(), py.get_type::<PyValueError>());
+        let namespace = PyDict::new(py);
+        namespace.set_item("__module__", "pychess_rs")?;
+        let class = py
+            .get_type::<PyType>()
+            .call1(("SquareIndexError", bases, namespace))?;
+        Ok(class.cast_into::<PyType>()?.unbind())
+    });
+    match made {
+        Ok(class) => PyErr::from_type(class.bind(py).clone(), message),
+        Err(e) => e,
+    }
 }
 
 /// The square a Python index names, as python-chess's `BB_SQUARES[square]` reads it: an int
@@ -31,7 +52,7 @@ fn square_index(value: &Bound<'_, PyAny>) -> PyResult<u32> {
     u32::try_from(wrapped)
         .ok()
         .filter(|&sq| sq < 64)
-        .ok_or_else(|| PyIndexError::new_err(format!("square index out of range: {index}")))
+        .ok_or_else(|| off_board(value.py(), format!("square index out of range: {index}")))
 }
 
 /// The mask `SquareSet(value)` would hold.
