@@ -60,6 +60,8 @@ from .engine import (
     Score,
 )
 from .outcome import Outcome, Termination
+from .squares import *  # noqa: F403  (bitboards, board geometry, the rest of that namespace)
+from .squares import __all__ as _squares_all
 from .types import *  # noqa: F403  (python-chess's flat namespace of constants)
 from .types import __all__ as _types_all
 
@@ -90,4 +92,5 @@ __all__ = [
     "Termination",
     "__version__",
     *_types_all,
+    *_squares_all,
 ]

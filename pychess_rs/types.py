@@ -99,16 +99,6 @@ def parse_square(name: str) -> Square:
     return SQUARE_NAMES.index(name)
 
 
-def square_distance(a: Square, b: Square) -> int:
-    """King steps between two squares."""
-    return max(abs(square_file(a) - square_file(b)), abs(square_rank(a) - square_rank(b)))
-
-
-def square_manhattan_distance(a: Square, b: Square) -> int:
-    """File difference plus rank difference."""
-    return abs(square_file(a) - square_file(b)) + abs(square_rank(a) - square_rank(b))
-
-
 def square_mirror(square: Square) -> Square:
     """The square with its rank mirrored (a1 <-> a8)."""
     return square ^ 0x38
@@ -216,9 +206,7 @@ __all__ = [
     "piece_name",
     "piece_symbol",
     "square",
-    "square_distance",
     "square_file",
-    "square_manhattan_distance",
     "square_mirror",
     "square_name",
     "square_rank",

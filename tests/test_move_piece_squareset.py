@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+import re
+
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pychess_rs
 
@@ -232,3 +238,242 @@ def test_square_helpers(sq):
 def test_parse_square_rejects_garbage(bad):
     with pytest.raises(ValueError):
         pychess_rs.parse_square(bad)
+
+
+# --- Move: drops, xboard, truth value ------------------------------------------------------
+
+
+@pytest.mark.parametrize("uci", ["P@e4", "N@f3", "B@f4", "Q@a1", "K@h8", "R@h1", "p@e4", "n@c6"])
+def test_drop_moves_parse_and_print_like_python_chess(uci):
+    ours = pychess_rs.Move.from_uci(uci)
+    theirs = chess.Move.from_uci(uci)
+    assert (ours.from_square, ours.to_square, ours.promotion, ours.drop) == (
+        theirs.from_square,
+        theirs.to_square,
+        theirs.promotion,
+        theirs.drop,
+    )
+    assert ours.uci() == str(ours) == theirs.uci()
+    assert ours.xboard() == theirs.xboard()
+    assert repr(ours) == repr(theirs)
+    assert bool(ours) is True
+    assert ours == pychess_rs.Move(ours.to_square, ours.to_square, drop=ours.drop)
+    assert hash(ours) == hash(pychess_rs.Move.from_uci(uci))
+    assert copy.copy(ours) == ours
+    assert copy.deepcopy(ours) == ours
+    assert pickle.loads(pickle.dumps(ours)) == ours
+
+
+@pytest.mark.parametrize("bad", ["Q@g9", "X@e4", "@e4", "N@e44", "N@", "Ne@4", "N@@4"])
+def test_malformed_drops_are_invalid(bad):
+    with pytest.raises(chess.InvalidMoveError):
+        chess.Move.from_uci(bad)
+    with pytest.raises(pychess_rs.InvalidMoveError):
+        pychess_rs.Move.from_uci(bad)
+
+
+def test_drop_and_plain_move_differ():
+    drop = pychess_rs.Move.from_uci("P@e4")
+    plain = pychess_rs.Move(pychess_rs.E4, pychess_rs.E4)
+    assert drop != plain
+    assert len({drop, plain, pychess_rs.Move.from_uci("N@e4")}) == 3
+    assert pychess_rs.Move(pychess_rs.E2, pychess_rs.E4, drop=pychess_rs.PAWN).uci() == "P@e4"
+
+
+def test_drops_are_never_legal_on_a_standard_board():
+    board = pychess_rs.Board()
+    for uci in ["P@e4", "N@f3", "K@e4"]:
+        drop = pychess_rs.Move.from_uci(uci)
+        assert not board.is_legal(drop)
+        assert not board.is_pseudo_legal(drop)
+        assert drop not in board.legal_moves
+        assert drop not in board.pseudo_legal_moves
+        with pytest.raises(pychess_rs.IllegalMoveError):
+            board.push_uci(uci)
+        # Never taken for the null move (its squares are equal), and named as the drop.
+        for call in (board.push, board.san, board.san_and_push):
+            with pytest.raises(pychess_rs.IllegalMoveError, match=re.escape(repr(uci))):
+                call(drop)
+    assert board.fen() == pychess_rs.STARTING_FEN
+    assert not board.move_stack
+
+
+@pytest.mark.parametrize(
+    ("args", "text", "truth"),
+    [
+        ((0, 0), "0000", False),
+        ((28, 28), "e4e4", True),
+        ((0, 0, pychess_rs.QUEEN), "a1a1q", True),
+        ((12, 28), "e2e4", True),
+    ],
+)
+def test_move_truth_value_and_text_follow_python_chess(args, text, truth):
+    ours = pychess_rs.Move(*args)
+    theirs = chess.Move(*args)
+    assert theirs.uci() == ours.uci() == text
+    assert bool(theirs) is bool(ours) is truth
+    assert ours.xboard() == theirs.xboard()
+
+
+def test_a_move_between_one_square_is_no_null_move_to_a_board():
+    board = pychess_rs.Board()
+    move = pychess_rs.Move(pychess_rs.E2, pychess_rs.E2)
+    assert not board.is_legal(move)
+    with pytest.raises(pychess_rs.IllegalMoveError):
+        board.push(move)
+    assert board.fen() == pychess_rs.STARTING_FEN
+
+
+def test_null_move_xboard():
+    assert pychess_rs.Move.null().xboard() == "@@@@"
+    assert not pychess_rs.Move.null()
+
+
+# --- Piece: hashes ---------------------------------------------------------------------------
+
+
+def test_piece_hashes_are_python_chess_numbers():
+    for symbol in "pnbrqkPNBRQK":
+        assert hash(pychess_rs.Piece.from_symbol(symbol)) == hash(chess.Piece.from_symbol(symbol))
+    assert len({pychess_rs.Piece.from_symbol(s) for s in "pnbrqkPNBRQK"}) == 12
+
+
+@pytest.mark.parametrize("symbol", [*"pnbrqkPNBRQK", "\u212a"])
+def test_piece_repr_str_and_symbols_match_python_chess(symbol):
+    ours = pychess_rs.Piece.from_symbol(symbol)
+    theirs = chess.Piece.from_symbol(symbol)
+    assert (ours.piece_type, ours.color) == (theirs.piece_type, theirs.color)
+    assert repr(ours) == repr(theirs)
+    assert str(ours) == str(theirs)
+    for invert in (False, True):
+        assert ours.unicode_symbol(invert_color=invert) == theirs.unicode_symbol(
+            invert_color=invert
+        )
+
+
+# --- SquareSet against python-chess --------------------------------------------------------
+
+masks = st.integers(min_value=0, max_value=chess.BB_ALL)
+# Anything python-chess's SquareSet takes: masks (also negative or wider than 64 bits, which
+# keep their low 64 bits), lists of squares, other sets.
+operands = st.one_of(
+    masks,
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.lists(st.integers(min_value=-64, max_value=63), max_size=8),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=masks, other=operands)
+def test_squareset_operations_match_python_chess(a, other):
+    ours, theirs = pychess_rs.SquareSet(a), chess.SquareSet(a)
+    for name in ["union", "intersection", "difference", "symmetric_difference"]:
+        assert int(getattr(ours, name)(other)) == int(getattr(theirs, name)(other)), name
+    for op in ["__or__", "__and__", "__sub__", "__xor__"]:
+        assert int(getattr(ours, op)(other)) == int(getattr(theirs, op)(other)), op
+    for name in ["isdisjoint", "issubset", "issuperset"]:
+        assert getattr(ours, name)(other) == getattr(theirs, name)(other), name
+    assert (ours == other) == (theirs == other)
+    assert (ours != other) == (theirs != other)
+    assert pychess_rs.SquareSet(other) == chess.SquareSet(other).mask
+    for name in [
+        "update",
+        "intersection_update",
+        "difference_update",
+        "symmetric_difference_update",
+    ]:
+        mine, ref = ours.copy(), theirs.copy()
+        getattr(mine, name)(other)
+        getattr(ref, name)(other)
+        assert mine.mask == ref.mask, name
+    for op in ["__ior__", "__iand__", "__isub__", "__ixor__"]:
+        mine, ref = ours.copy(), theirs.copy()
+        mine = getattr(mine, op)(other)
+        ref = getattr(ref, op)(other)
+        assert mine.mask == ref.mask, op
+    assert ours.mask == a, "operations left the operand alone"
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=masks, shift=st.integers(min_value=0, max_value=80))
+def test_squareset_unary_and_shifts_match_python_chess(a, shift):
+    ours, theirs = pychess_rs.SquareSet(a), chess.SquareSet(a)
+    assert int(~ours) == int(~theirs)
+    assert len(~ours) == len(~theirs)
+    assert int(ours << shift) == int(theirs << shift)
+    assert int(ours >> shift) == int(theirs >> shift)
+    mine, ref = ours.copy(), theirs.copy()
+    mine <<= shift
+    ref <<= shift
+    assert mine.mask == ref.mask
+    mine >>= shift // 2
+    ref >>= shift // 2
+    assert mine.mask == ref.mask
+    assert list(ours) == list(theirs)
+    assert list(reversed(ours)) == list(reversed(theirs))
+    assert len(ours) == len(theirs)
+    assert bool(ours) == bool(theirs)
+    assert ours.tolist() == theirs.tolist()
+    assert int(ours.mirror()) == int(theirs.mirror())
+    assert repr(ours) == repr(theirs)
+    assert str(ours) == str(theirs)
+    assert hex(ours) == hex(theirs)
+    assert [sq in ours for sq in range(-64, 64)] == [sq in theirs for sq in range(-64, 64)]
+    if a:
+        assert ours.copy().pop() == theirs.copy().pop()
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(min_value=0, max_value=chess.BB_ALL).map(lambda m: m & 0x0F0F_0000_0000_00F1))
+def test_squareset_carry_rippler_matches_python_chess(a):
+    assert list(pychess_rs.SquareSet(a).carry_rippler()) == list(chess.SquareSet(a).carry_rippler())
+
+
+def test_squareset_mutation_and_errors_like_python_chess():
+    for lib in (chess, pychess_rs):
+        squares = lib.SquareSet([lib.A1, lib.H8])
+        squares.add(lib.C3)
+        squares.add(-1)  # python's list index: the last square, H8
+        squares.discard(lib.A1)
+        squares.remove(lib.C3)
+        with pytest.raises(KeyError):
+            squares.remove(lib.C3)
+        assert squares == [lib.H8]
+        assert squares.pop() == lib.H8
+        with pytest.raises(KeyError):
+            squares.pop()
+        with pytest.raises(IndexError):
+            squares.add(64)
+        with pytest.raises(IndexError):
+            _ = 64 in squares
+        with pytest.raises(TypeError):
+            squares.add("a1")
+        with pytest.raises(TypeError):
+            hash(squares)
+        assert squares != "a1"
+        assert squares != None  # noqa: E711  (the NotImplemented path)
+        squares.mask = 0b101
+        assert list(squares) == [0, 2]
+        squares.clear()
+        assert squares == 0
+
+
+def test_squareset_ray_between_from_square_match_python_chess():
+    for a in range(64):
+        assert pychess_rs.SquareSet.from_square(a) == chess.SquareSet.from_square(a).mask
+        for b in range(64):
+            assert pychess_rs.SquareSet.ray(a, b) == chess.SquareSet.ray(a, b).mask
+            assert pychess_rs.SquareSet.between(a, b) == chess.SquareSet.between(a, b).mask
+    assert isinstance(pychess_rs.SquareSet.ray(0, 9), pychess_rs.SquareSet)
+
+
+@pytest.mark.parametrize("bad", [64, -65, 1000])
+def test_off_board_squares_are_index_and_value_errors(bad):
+    # python-chess raises IndexError (a list lookup); our other square arguments ValueError.
+    for error in (IndexError, ValueError):
+        with pytest.raises(error):
+            pychess_rs.SquareSet([bad])
+        with pytest.raises(error):
+            pychess_rs.SquareSet().add(bad)
+        with pytest.raises(error):
+            _ = bad in pychess_rs.SquareSet()

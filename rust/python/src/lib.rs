@@ -1,6 +1,7 @@
 //! The `pychess_rs._core` extension module: registration only. Each class lives in its own
 //! module and wraps `pychess-core`; no chess logic here.
 
+mod bitboards;
 mod board;
 mod convert;
 mod errors;
@@ -26,6 +27,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     moves::register_type(py);
     m.add_class::<piece::Piece>()?;
     m.add_class::<squareset::SquareSet>()?;
+    bitboards::register(m)?;
     m.add_function(wrap_pyfunction!(perft::parse_perft_line, m)?)?;
     m.add_class::<search::Searcher>()?;
     m.add_class::<search::SearchControl>()?;

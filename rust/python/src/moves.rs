@@ -1,4 +1,4 @@
-//! `Move`: from-square, to-square and promotion, as in python-chess.
+//! `Move`: from-square, to-square, promotion and drop, as in python-chess.
 //!
 //! Move objects are immutable, so each distinct move is created once and shared: the
 //! `intern` table makes listing legal moves and popping cost a reference-count bump
@@ -6,18 +6,108 @@
 
 use crate::convert::square_arg;
 use crate::errors::move_error;
-use pychess_core::{Role, UciMove};
+use pychess_core::notation::uci::UciDrop;
+use pychess_core::{MoveError, Role, Square, UciMove};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
-/// A move from a square to a square, possibly promoting (python-chess's ``Move``).
+/// A move from a square to a square, possibly promoting, or a drop (python-chess's ``Move``).
+///
+/// `uci` is what boards read. It is the move itself for the null move and for moves between
+/// two different squares, and the core's drop value for a drop (which every board finds
+/// illegal and names as the drop). A move python-chess allows from a square to itself (other
+/// than the null move) means nothing on a board either: `uci` holds [`UNPLAYABLE`] there,
+/// neither legal nor pseudo-legal, and never taken for the null move.
 #[pyclass(module = "pychess_rs", name = "Move", frozen)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub(crate) uci: UciMove,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+    drop: Option<Role>,
+}
+
+/// A move no standard board generates: a king promotion.
+const UNPLAYABLE: UciMove = UciMove {
+    from: Square::new(0),
+    to: Square::new(1),
+    promotion: Some(Role::King),
+};
+
+impl Move {
+    /// The move python-chess's `Move(from_square, to_square, promotion, drop)` makes.
+    fn build(from: Square, to: Square, promotion: Option<Role>, drop: Option<Role>) -> Move {
+        let is_null = from.index() == 0 && to.index() == 0 && promotion.is_none();
+        let uci = match drop {
+            Some(role) => UciMove::from_drop(UciDrop { role, to }),
+            None if from != to || is_null => UciMove {
+                from,
+                to,
+                promotion,
+            },
+            None => UNPLAYABLE,
+        };
+        Move {
+            uci,
+            from,
+            to,
+            promotion,
+            drop,
+        }
+    }
+
+    /// python-chess's truth value: everything but the null move is true.
+    fn is_nonzero(&self) -> bool {
+        self.from.index() != 0
+            || self.to.index() != 0
+            || self.promotion.is_some()
+            || self.drop.is_some()
+    }
+
+    /// The move a board can read, unless it is the null move or one no board plays (a drop,
+    /// or from == to).
+    pub(crate) fn playable(&self) -> Option<UciMove> {
+        let real = self.drop.is_none() && self.uci.from == self.from && self.uci.to == self.to;
+        (real && self.is_nonzero()).then_some(self.uci)
+    }
+
+    /// The XBoard text: UCI, but `@@@@` for the null move.
+    pub(crate) fn xboard(&self) -> String {
+        if self.is_nonzero() {
+            self.text()
+        } else {
+            "@@@@".to_string()
+        }
+    }
+
+    /// The UCI text, as python-chess's `Move.uci()` writes it.
+    fn text(&self) -> String {
+        if let Some(role) = self.drop {
+            UciDrop { role, to: self.to }.to_string()
+        } else if let Some(role) = self.promotion {
+            format!("{}{}{}", self.from, self.to, role.char())
+        } else if self.is_nonzero() {
+            format!("{}{}", self.from, self.to)
+        } else {
+            "0000".to_string()
+        }
+    }
+}
+
+/// `Move(...)`'s arguments, for pickling.
+type MoveArgs = (usize, usize, Option<u8>, Option<u8>);
+
+fn role_arg(number: Option<u8>, what: &str) -> PyResult<Option<Role>> {
+    number
+        .map(|n| {
+            Role::from_number(n)
+                .ok_or_else(|| PyValueError::new_err(format!("invalid {what}: {n}")))
+        })
+        .transpose()
 }
 
 const PROMOTION_SLOTS: usize = 7;
@@ -51,7 +141,10 @@ pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
     let promotion = uci.promotion.map_or(0, |r| r as usize);
     let index = (uci.from.index() * 64 + uci.to.index()) * PROMOTION_SLOTS + promotion;
     TABLE[index]
-        .get_or_init(|| Py::new(py, Move { uci }).expect("allocating a Move"))
+        .get_or_init(|| {
+            let m = Move::build(uci.from, uci.to, uci.promotion, None);
+            Py::new(py, m).expect("allocating a Move")
+        })
         .clone_ref(py)
 }
 
@@ -65,37 +158,34 @@ impl Move {
         promotion: Option<u8>,
         drop: Option<u8>,
     ) -> PyResult<Move> {
-        if drop.is_some() {
-            return Err(PyValueError::new_err(
-                "drops are not supported (no variants)",
-            ));
-        }
-        let promotion = match promotion {
-            Some(p) => Some(
-                Role::from_number(p)
-                    .ok_or_else(|| PyValueError::new_err(format!("invalid promotion: {p}")))?,
-            ),
-            None => None,
-        };
-        Ok(Move {
-            uci: UciMove {
-                from: square_arg(from_square, "from_square")?,
-                to: square_arg(to_square, "to_square")?,
-                promotion,
-            },
-        })
+        Ok(Move::build(
+            square_arg(from_square, "from_square")?,
+            square_arg(to_square, "to_square")?,
+            role_arg(promotion, "promotion")?,
+            role_arg(drop, "drop")?,
+        ))
     }
 
-    /// Parses ``e2e4``, ``e7e8q`` or ``0000``.
+    /// Parses ``e2e4``, ``e7e8q``, ``0000`` or a drop like ``N@f3``.
     ///
     /// :raises: :exc:`InvalidMoveError` if the text is not UCI.
     #[staticmethod]
     fn from_uci(py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+        // python-chess reads a drop only from exactly four characters: `Q@e4`.
+        if uci.chars().nth(1) == Some('@') && uci.chars().count() == 4 {
+            let drop = UciDrop::parse(uci).ok_or_else(|| {
+                move_error(MoveError::Invalid {
+                    text: uci.to_string(),
+                    notation: "uci",
+                })
+            })?;
+            return Py::new(py, Move::build(drop.to, drop.to, None, Some(drop.role)));
+        }
         let parsed = UciMove::parse(uci).map_err(move_error)?;
         Ok(intern(py, parsed))
     }
 
-    /// The null move, ``0000``.
+    /// The null move, ``0000``: it passes the turn and is false in a boolean context.
     #[staticmethod]
     fn null(py: Python<'_>) -> Py<Move> {
         intern(py, UciMove::NULL)
@@ -104,55 +194,72 @@ impl Move {
     #[getter]
     #[allow(clippy::wrong_self_convention)] // python-chess's attribute name
     fn from_square(&self) -> usize {
-        self.uci.from.index()
+        self.from.index()
     }
 
     #[getter]
     #[allow(clippy::wrong_self_convention)] // python-chess's attribute name
     fn to_square(&self) -> usize {
-        self.uci.to.index()
+        self.to.index()
     }
 
     #[getter]
     fn promotion(&self) -> Option<u8> {
-        self.uci.promotion.map(|r| r as u8)
+        self.promotion.map(|r| r as u8)
     }
 
-    /// Always ``None``: no drops in standard chess.
+    /// The piece type dropped (``P@e4``), or ``None``. No standard board accepts a drop.
     #[getter]
     fn drop(&self) -> Option<u8> {
-        None
+        self.drop.map(|r| r as u8)
     }
 
-    /// The UCI text of the move.
+    /// The UCI text of the move (``P@e4`` for a drop, ``0000`` for the null move).
     fn uci(&self) -> String {
-        self.uci.to_string()
+        self.text()
+    }
+
+    /// The move for XBoard: as UCI, but ``@@@@`` for the null move.
+    #[pyo3(name = "xboard")]
+    fn py_xboard(&self) -> String {
+        self.xboard()
     }
 
     fn __str__(&self) -> String {
-        self.uci.to_string()
+        self.text()
     }
 
     fn __repr__(&self) -> String {
-        format!("Move.from_uci('{}')", self.uci)
+        format!("Move.from_uci('{}')", self.text())
     }
 
     fn __bool__(&self) -> bool {
-        !self.uci.is_null()
+        self.is_nonzero()
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<Move>().is_ok_and(|o| o.get().uci == self.uci)
+        other.cast::<Move>().is_ok_and(|o| o.get() == self)
     }
 
     fn __hash__(&self) -> u64 {
-        let promotion = self.uci.promotion.map_or(0, |r| r as u64);
-        ((self.uci.from.index() as u64) << 9) | ((self.uci.to.index() as u64) << 3) | promotion
+        let role = |r: Option<Role>| r.map_or(0, |r| r as u64);
+        ((self.from.index() as u64) << 12)
+            | ((self.to.index() as u64) << 6)
+            | (role(self.promotion) << 3)
+            | role(self.drop)
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
-        let from_uci = py.get_type::<Move>().getattr("from_uci")?.unbind();
-        Ok((from_uci, (self.uci.to_string(),)))
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, MoveArgs)> {
+        let cls = py.get_type::<Move>().into_any().unbind();
+        Ok((
+            cls,
+            (
+                self.from.index(),
+                self.to.index(),
+                self.promotion(),
+                self.drop(),
+            ),
+        ))
     }
 
     fn __copy__(slf: Py<Move>) -> Py<Move> {

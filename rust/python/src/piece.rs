@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// A piece with type and color (python-chess's ``Piece``).
-#[pyclass(module = "pychess_rs", name = "Piece", frozen, eq, hash)]
+#[pyclass(module = "pychess_rs", name = "Piece", frozen, eq)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
     /// The piece type, 1 (pawn) to 6 (king).
@@ -45,17 +45,26 @@ impl Piece {
     }
 
     /// The piece for a letter like ``'N'`` (white knight) or ``'q'`` (black queen).
+    ///
+    /// :raises: :exc:`ValueError` if the symbol is not a piece letter.
     #[staticmethod]
     fn from_symbol(symbol: &str) -> PyResult<Piece> {
+        let invalid = || PyValueError::new_err(format!("invalid piece symbol: {symbol:?}"));
         let mut chars = symbol.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => CorePiece::from_char(c)
-                .map(Piece::from_core)
-                .ok_or_else(|| PyValueError::new_err(format!("invalid piece symbol: {symbol:?}"))),
-            _ => Err(PyValueError::new_err(format!(
-                "invalid piece symbol: {symbol:?}"
-            ))),
-        }
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(invalid());
+        };
+        // Python's `lower()`/`isupper()`, which python-chess reads the letter with: the
+        // Kelvin sign (U+212A) is an uppercase K.
+        let mut lower = c.to_lowercase();
+        let role = match (lower.next(), lower.next()) {
+            (Some(l), None) => Role::from_char(l).ok_or_else(invalid)?,
+            _ => return Err(invalid()),
+        };
+        Ok(Piece {
+            piece_type: role as u8,
+            color: c.is_uppercase(),
+        })
     }
 
     /// The letter: uppercase for white.
@@ -77,8 +86,13 @@ impl Piece {
         self.symbol()
     }
 
+    /// 0 to 11, one per piece, as python-chess numbers them (white pawn 0 .. black king 11).
+    fn __hash__(&self) -> u64 {
+        u64::from(self.piece_type) + if self.color { 0 } else { 6 } - 1
+    }
+
     fn __repr__(&self) -> String {
-        format!("Piece.from_symbol({:?})", self.symbol())
+        format!("Piece.from_symbol('{}')", self.symbol())
     }
 
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (u8, bool))> {

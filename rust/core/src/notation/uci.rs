@@ -38,7 +38,27 @@ impl UciMove {
 
     /// Is this the null move?
     pub fn is_null(self) -> bool {
-        self.from == self.to
+        self.from == self.to && self.promotion.is_none()
+    }
+
+    /// The drop `drop` as a move value: both squares the target, the piece in `promotion`.
+    /// No parse of from/to/promotion text gives equal squares, and no board move has them, so
+    /// the value cannot be mistaken for a move or the null move: boards find it illegal, and
+    /// it prints as the drop (`P@e4`) in their messages.
+    pub const fn from_drop(drop: UciDrop) -> UciMove {
+        UciMove {
+            from: drop.to,
+            to: drop.to,
+            promotion: Some(drop.role),
+        }
+    }
+
+    /// The drop this value stands for (see [`UciMove::from_drop`]), if it is one.
+    pub fn as_drop(self) -> Option<UciDrop> {
+        match self.promotion {
+            Some(role) if self.from == self.to => Some(UciDrop { role, to: self.to }),
+            _ => None,
+        }
     }
 
     /// Reads `e2e4`, `a7a8q` or `0000` (python-chess's `Move.from_uci`).
@@ -73,19 +93,48 @@ impl UciMove {
 /// Is `text` a drop in UCI (`N@e4`)? python-chess reads drops and then finds them illegal in
 /// standard chess, so callers report them as illegal rather than malformed.
 pub fn is_drop(text: &str) -> bool {
-    let mut chars = text.chars();
-    let (Some(piece), Some('@')) = (chars.next(), chars.next()) else {
-        return false;
-    };
-    // Python's `str.lower()`: the Kelvin sign (U+212A) reads as a king, as in python-chess.
-    let mut lower = piece.to_lowercase();
-    let is_piece =
-        matches!((lower.next(), lower.next()), (Some(l), None) if Role::from_char(l).is_some());
-    is_piece && Square::parse(chars.as_str()).is_some()
+    UciDrop::parse(text).is_some()
+}
+
+/// A piece dropped on a square (`N@e4`), as crazyhouse-style UCI writes it. Standard chess has
+/// no drops; python-chess's `Move.from_uci` still reads them, so we read them too.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UciDrop {
+    /// The piece type dropped.
+    pub role: Role,
+    /// Where it is dropped.
+    pub to: Square,
+}
+
+impl UciDrop {
+    /// Reads `P@e4`; the piece letter may be either case (`p@e4` is the same drop).
+    pub fn parse(text: &str) -> Option<UciDrop> {
+        let mut chars = text.chars();
+        let (Some(piece), Some('@')) = (chars.next(), chars.next()) else {
+            return None;
+        };
+        // Python's `str.lower()`: the Kelvin sign (U+212A) reads as a king, as in python-chess.
+        let mut lower = piece.to_lowercase();
+        let role = match (lower.next(), lower.next()) {
+            (Some(l), None) => Role::from_char(l)?,
+            _ => return None,
+        };
+        let to = Square::parse(chars.as_str())?;
+        Some(UciDrop { role, to })
+    }
+}
+
+impl fmt::Display for UciDrop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}@{}", self.role.upper_char(), self.to)
+    }
 }
 
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(drop) = self.as_drop() {
+            return write!(f, "{drop}");
+        }
         if self.is_null() {
             return write!(f, "0000");
         }
@@ -261,6 +310,28 @@ mod tests {
         assert!(!is_drop("N@e9"));
         assert!(!is_drop("N@e44"));
         assert!(!is_drop("e2e4"));
+        let drop = UciDrop::parse("p@e4").unwrap();
+        assert_eq!(drop.role, Role::Pawn);
+        assert_eq!(drop.to.to_string(), "e4");
+        assert_eq!(drop.to_string(), "P@e4");
+        assert_eq!(UciDrop::parse("\u{212a}@h8").unwrap().to_string(), "K@h8");
+        assert_eq!(UciDrop::parse("Q@g9"), None);
+        assert_eq!(UciDrop::parse("@e4"), None);
+    }
+
+    #[test]
+    fn drops_as_move_values_are_never_played() {
+        let drop = UciMove::from_drop(UciDrop::parse("N@f3").unwrap());
+        assert!(!drop.is_null());
+        assert_eq!(drop.to_string(), "N@f3");
+        assert_eq!(drop.as_drop(), UciDrop::parse("n@f3"));
+        assert_eq!(UciMove::NULL.as_drop(), None);
+        assert_eq!(UciMove::parse("e2e4").unwrap().as_drop(), None);
+        let board = Board::default();
+        assert_eq!(board.find_legal(drop), None);
+        assert_eq!(board.find_pseudo_legal(drop), None);
+        let err = board.resolve_uci(drop).unwrap_err();
+        assert!(err.to_string().contains("'N@f3'"), "{err}");
     }
 
     #[test]

@@ -115,6 +115,35 @@ impl Bitboard {
         Bitboard(self.0.swap_bytes())
     }
 
+    /// The set mirrored left to right (files swapped, a1 <-> h1).
+    #[inline]
+    pub const fn flip_horizontal(self) -> Bitboard {
+        // Reversing all 64 bits mirrors both ways; swapping the bytes undoes the rank half.
+        Bitboard(self.0.reverse_bits().swap_bytes())
+    }
+
+    /// The set mirrored about the a1-h8 diagonal (a square on file f, rank r goes to file r,
+    /// rank f).
+    #[inline]
+    pub const fn flip_diagonal(self) -> Bitboard {
+        // Three delta swaps: 4x4 blocks, then 2x2 blocks, then single squares.
+        let mut x = self.0;
+        let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+        x ^= t ^ (t >> 28);
+        let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+        x ^= t ^ (t >> 14);
+        let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+        x ^= t ^ (t >> 7);
+        Bitboard(x)
+    }
+
+    /// The set mirrored about the h1-a8 diagonal.
+    #[inline]
+    pub const fn flip_anti_diagonal(self) -> Bitboard {
+        // The anti-diagonal mirror is the diagonal one turned by 180 degrees.
+        Bitboard(self.flip_diagonal().0.reverse_bits())
+    }
+
     /// Every square shifted one rank towards the eighth rank.
     #[inline]
     pub const fn shift_up(self) -> Bitboard {
@@ -125,6 +154,33 @@ impl Bitboard {
     #[inline]
     pub const fn shift_down(self) -> Bitboard {
         Bitboard(self.0 >> 8)
+    }
+
+    /// Every square shifted `ranks` ranks up (positive) or down (negative) and `files` files
+    /// right (positive, towards h) or left; squares pushed off the board are dropped rather
+    /// than wrapped to the other edge. Steps of up to two files and ranks are what the board
+    /// geometry (pawn pushes and captures, python-chess's `shift_*` helpers) needs.
+    #[inline]
+    pub const fn shift(self, files: i8, ranks: i8) -> Bitboard {
+        let mut keep = !0u64;
+        // Squares that would cross the a/h edge are masked out before the shift.
+        let mut f = 0;
+        while f < 8 {
+            let target = f as i8 + files;
+            if target < 0 || target > 7 {
+                keep &= !Bitboard::file(f).0;
+            }
+            f += 1;
+        }
+        let delta = files as i32 + 8 * ranks as i32;
+        let bits = self.0 & keep;
+        Bitboard(if delta >= 64 || delta <= -64 {
+            0
+        } else if delta >= 0 {
+            bits << delta
+        } else {
+            bits >> -delta
+        })
     }
 }
 
@@ -201,6 +257,57 @@ mod tests {
         assert!(Bitboard(0b110).more_than_one());
         assert!(!Bitboard::EMPTY.more_than_one());
         assert_eq!(Bitboard(0b110).last(), Some(Square::new(2)));
+    }
+
+    /// The mirrors by definition, square by square.
+    fn mirrored(bb: u64, map: impl Fn(u8, u8) -> (u8, u8)) -> u64 {
+        Bitboard(bb)
+            .map(|sq| {
+                let (file, rank) = map(sq.file(), sq.rank());
+                1u64 << (rank * 8 + file)
+            })
+            .fold(0, |acc, b| acc | b)
+    }
+
+    #[test]
+    fn flips_move_every_square_where_they_should() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..500 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let bb = Bitboard(state);
+            assert_eq!(bb.flip_vertical().0, mirrored(state, |f, r| (f, 7 - r)));
+            assert_eq!(bb.flip_horizontal().0, mirrored(state, |f, r| (7 - f, r)));
+            assert_eq!(bb.flip_diagonal().0, mirrored(state, |f, r| (r, f)));
+            assert_eq!(
+                bb.flip_anti_diagonal().0,
+                mirrored(state, |f, r| (7 - r, 7 - f))
+            );
+        }
+        // The letter R, as python-chess's own test draws it.
+        let r = Bitboard(0x1e22_2212_0e0a_1222);
+        assert_eq!(r.flip_diagonal().0, 0x0000_6192_8c88_ff00);
+        assert_eq!(r.flip_anti_diagonal().0, 0x00ff_1131_4986_0000);
+    }
+
+    #[test]
+    fn shifts_drop_squares_off_the_edges() {
+        for sq in Square::ALL {
+            let bb = Bitboard::from_square(sq);
+            for files in -2..=2i8 {
+                for ranks in -2..=2i8 {
+                    let file = sq.file() as i8 + files;
+                    let rank = sq.rank() as i8 + ranks;
+                    let expected = if (0..8).contains(&file) && (0..8).contains(&rank) {
+                        1u64 << (rank * 8 + file)
+                    } else {
+                        0
+                    };
+                    assert_eq!(bb.shift(files, ranks).0, expected, "{sq} {files} {ranks}");
+                }
+            }
+        }
     }
 
     #[test]

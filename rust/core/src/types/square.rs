@@ -85,6 +85,57 @@ impl Square {
         }
     }
 
+    /// King steps from `self` to `other` (the larger of the file and rank differences).
+    #[inline]
+    pub const fn distance(self, other: Square) -> u8 {
+        let files = self.file().abs_diff(other.file());
+        let ranks = self.rank().abs_diff(other.rank());
+        if files > ranks {
+            files
+        } else {
+            ranks
+        }
+    }
+
+    /// Rook-like king steps (file difference plus rank difference).
+    #[inline]
+    pub const fn manhattan_distance(self, other: Square) -> u8 {
+        self.file().abs_diff(other.file()) + self.rank().abs_diff(other.rank())
+    }
+
+    /// The fewest knight moves from `self` to `other` on an empty board.
+    pub const fn knight_distance(self, other: Square) -> u8 {
+        let (dx, dy) = (
+            self.file().abs_diff(other.file()),
+            self.rank().abs_diff(other.rank()),
+        );
+        let (long, short) = if dx > dy { (dx, dy) } else { (dy, dx) };
+        // Near the origin the board is too small for the general bound: one orthogonal step
+        // takes three jumps, a 2x2 diagonal four, and a 1x1 diagonal four from a corner (the
+        // knight has no room for the two-move detour there).
+        if long == 1 && short == 0 {
+            return 3;
+        }
+        if long == 2 && short == 2 {
+            return 4;
+        }
+        if long == 1 && short == 1 && (self.is_corner() || other.is_corner()) {
+            return 4;
+        }
+        // Each jump covers at most two squares along one axis and three in sum, and every
+        // jump flips the square colour, so the count has the parity of dx + dy.
+        let by_axis = long.div_ceil(2);
+        let by_sum = (long + short).div_ceil(3);
+        let m = if by_axis > by_sum { by_axis } else { by_sum };
+        m + (m + long + short) % 2
+    }
+
+    /// Is this a1, h1, a8 or h8?
+    #[inline]
+    pub const fn is_corner(self) -> bool {
+        matches!(self.0, 0 | 7 | 56 | 63)
+    }
+
     /// Parses a name like `e4`.
     pub fn parse(name: &str) -> Option<Square> {
         match name.as_bytes() {
@@ -123,6 +174,55 @@ mod tests {
         assert_eq!(Square::parse("i1"), None);
         assert_eq!(Square::parse("a9"), None);
         assert_eq!(Square::parse("a"), None);
+    }
+
+    /// Knight distances by breadth-first search over the board.
+    fn knight_distances_from(start: Square) -> [u8; 64] {
+        let mut dist = [u8::MAX; 64];
+        dist[start.index()] = 0;
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(sq) = queue.pop_front() {
+            for (df, dr) in [
+                (1, 2),
+                (2, 1),
+                (2, -1),
+                (1, -2),
+                (-1, -2),
+                (-2, -1),
+                (-2, 1),
+                (-1, 2),
+            ] {
+                let (f, r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
+                if (0..8).contains(&f) && (0..8).contains(&r) {
+                    let next = Square::from_coords(f as u8, r as u8);
+                    if dist[next.index()] == u8::MAX {
+                        dist[next.index()] = dist[sq.index()] + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn knight_distance_agrees_with_a_search() {
+        for a in Square::ALL {
+            let expected = knight_distances_from(a);
+            for b in Square::ALL {
+                assert_eq!(a.knight_distance(b), expected[b.index()], "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn distances() {
+        let sq = |name| Square::parse(name).unwrap();
+        assert_eq!(sq("a1").distance(sq("h8")), 7);
+        assert_eq!(sq("d4").distance(sq("e5")), 1);
+        assert_eq!(sq("a1").manhattan_distance(sq("h8")), 14);
+        assert_eq!(sq("d4").manhattan_distance(sq("e5")), 2);
+        assert_eq!(sq("e1").knight_distance(sq("e8")), 5);
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod picture;
 mod rules;
 mod state;
 mod views;
+mod xboard;
 
 pub(crate) use fast::install_fast_methods;
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};

@@ -4,6 +4,7 @@ use super::Board;
 use crate::convert::move_arg;
 use crate::errors::move_error;
 use pychess_core::{DiagramStyle, EpMode, UciMove};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -12,13 +13,17 @@ impl Board {
     /// The legal moves, as a lazy view (``len``, ``in``, ``count()``, iteration).
     #[getter]
     fn legal_moves(slf: Py<Self>) -> LegalMoveGenerator {
-        LegalMoveGenerator { board: slf }
+        LegalMoveGenerator {
+            source: ViewSource::Ours(slf),
+        }
     }
 
     /// The pseudo-legal moves (they may leave the king in check), as a lazy view.
     #[getter]
     fn pseudo_legal_moves(slf: Py<Self>) -> PseudoLegalMoveGenerator {
-        PseudoLegalMoveGenerator { board: slf }
+        PseudoLegalMoveGenerator {
+            source: ViewSource::Ours(slf),
+        }
     }
 
     fn __str__(&self) -> String {
@@ -109,90 +114,264 @@ impl Board {
     }
 }
 
+/// The board a move view reads: ours (read directly), or any object with python-chess's
+/// board methods (`generate_legal_moves`, `is_legal`, `san`, ...), which python-chess's views
+/// accept as well and which is then asked through those methods.
+enum ViewSource {
+    Ours(Py<Board>),
+    Other(Py<PyAny>),
+}
+
+impl ViewSource {
+    fn new(board: &Bound<'_, PyAny>) -> ViewSource {
+        match board.cast::<Board>() {
+            Ok(ours) => ViewSource::Ours(ours.clone().unbind()),
+            Err(_) => ViewSource::Other(board.clone().unbind()),
+        }
+    }
+
+    fn object(&self, py: Python<'_>) -> Py<PyAny> {
+        match self {
+            ViewSource::Ours(board) => board.clone_ref(py).into_any(),
+            ViewSource::Other(board) => board.clone_ref(py),
+        }
+    }
+}
+
+/// Whether an iterator yields anything, as python-chess's ``any(...)`` asks it.
+fn any_item(iterable: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(iterable.try_iter()?.next().transpose()?.is_some())
+}
+
+/// A view of another board object has no length, as python-chess's views have none; the
+/// `TypeError` also tells `list()` to iterate only once.
+fn no_len() -> PyErr {
+    PyTypeError::new_err("this move view has no len(); use count()")
+}
+
+/// ``<Name at 0x... (moves)>``, python-chess's repr of the move views.
+fn view_repr(slf: &Bound<'_, PyAny>, name: &str, moves: &[String]) -> String {
+    format!(
+        "<{name} at {:#x} ({})>",
+        slf.as_ptr() as usize,
+        moves.join(", ")
+    )
+}
+
 /// ``board.legal_moves``: a live view of the legal moves of a board.
 #[pyclass(module = "pychess_rs", name = "LegalMoveGenerator")]
 pub struct LegalMoveGenerator {
-    board: Py<Board>,
+    source: ViewSource,
 }
 
 #[pymethods]
 impl LegalMoveGenerator {
+    /// A view of ``board``'s legal moves.
+    #[new]
+    fn new(board: &Bound<'_, PyAny>) -> LegalMoveGenerator {
+        LegalMoveGenerator {
+            source: ViewSource::new(board),
+        }
+    }
+
+    /// The board viewed.
+    #[getter]
+    fn board(&self, py: Python<'_>) -> Py<PyAny> {
+        self.source.object(py)
+    }
+
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let board = self.board.borrow(py);
-        board.moves_iter(py, board.game.legal_moves().iter().copied())
+        match &self.source {
+            ViewSource::Ours(board) => {
+                let board = board.borrow(py);
+                board.moves_iter(py, board.game.legal_moves().iter().copied())
+            }
+            ViewSource::Other(board) => Ok(board
+                .bind(py)
+                .call_method0("generate_legal_moves")?
+                .try_iter()?
+                .into_any()
+                .unbind()),
+        }
     }
 
     /// Lists (and keeps) the moves: `list(board.legal_moves)` asks for the length right
     /// before iterating.
-    fn __len__(&self, py: Python<'_>) -> usize {
-        self.board.borrow(py).game.legal_moves().len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        match &self.source {
+            ViewSource::Ours(board) => Ok(board.borrow(py).game.legal_moves().len()),
+            ViewSource::Other(_) => Err(no_len()),
+        }
     }
 
-    fn __bool__(&self, py: Python<'_>) -> bool {
-        self.board.borrow(py).game.has_legal_moves()
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        match &self.source {
+            ViewSource::Ours(board) => Ok(board.borrow(py).game.has_legal_moves()),
+            ViewSource::Other(board) => {
+                any_item(&board.bind(py).call_method0("generate_legal_moves")?)
+            }
+        }
     }
 
     /// Counts the moves without listing them, unless they are listed already.
-    fn count(&self, py: Python<'_>) -> usize {
-        self.board.borrow(py).game.count_legal_moves()
+    fn count(&self, py: Python<'_>) -> PyResult<usize> {
+        match &self.source {
+            ViewSource::Ours(board) => Ok(board.borrow(py).game.count_legal_moves()),
+            ViewSource::Other(_) => self.__iter__(py)?.bind(py).try_iter()?.try_fold(0, |n, m| {
+                m?;
+                Ok(n + 1)
+            }),
+        }
     }
 
-    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
-        move_arg(r#move).is_ok_and(|uci| self.board.borrow(py).game.find_legal(uci).is_some())
+    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match &self.source {
+            ViewSource::Ours(board) => {
+                Ok(move_arg(r#move)
+                    .is_ok_and(|uci| board.borrow(py).game.find_legal(uci).is_some()))
+            }
+            ViewSource::Other(board) => board
+                .bind(py)
+                .call_method1("is_legal", (r#move,))?
+                .is_truthy(),
+        }
     }
 
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let board = self.board.borrow(py);
-        let b = board.board();
-        let sans: Vec<String> = board.game.legal_moves().iter().map(|&m| b.san(m)).collect();
-        format!("<LegalMoveGenerator ({})>", sans.join(", "))
+    /// ``<LegalMoveGenerator at 0x... (Nh3, Nf3, ...)>``: the moves in SAN.
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let sans: Vec<String> = match &slf.borrow().source {
+            ViewSource::Ours(board) => {
+                let board = board.borrow(py);
+                let b = board.board();
+                board.game.legal_moves().iter().map(|&m| b.san(m)).collect()
+            }
+            ViewSource::Other(board) => {
+                let board = board.bind(py);
+                let mut sans = Vec::new();
+                for m in board.call_method0("generate_legal_moves")?.try_iter()? {
+                    sans.push(board.call_method1("san", (m?,))?.extract()?);
+                }
+                sans
+            }
+        };
+        Ok(view_repr(slf.as_any(), "LegalMoveGenerator", &sans))
     }
 }
 
 /// ``board.pseudo_legal_moves``: a live view of the pseudo-legal moves of a board.
 #[pyclass(module = "pychess_rs", name = "PseudoLegalMoveGenerator")]
 pub struct PseudoLegalMoveGenerator {
-    board: Py<Board>,
+    source: ViewSource,
 }
 
 #[pymethods]
 impl PseudoLegalMoveGenerator {
+    /// A view of ``board``'s pseudo-legal moves.
+    #[new]
+    fn new(board: &Bound<'_, PyAny>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator {
+            source: ViewSource::new(board),
+        }
+    }
+
+    /// The board viewed.
+    #[getter]
+    fn board(&self, py: Python<'_>) -> Py<PyAny> {
+        self.source.object(py)
+    }
+
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let board = self.board.borrow(py);
-        let moves = board.board().pseudo_legal_moves();
-        board.moves_iter(py, moves.iter().copied())
+        match &self.source {
+            ViewSource::Ours(board) => {
+                let board = board.borrow(py);
+                let moves = board.board().pseudo_legal_moves();
+                board.moves_iter(py, moves.iter().copied())
+            }
+            ViewSource::Other(board) => Ok(board
+                .bind(py)
+                .call_method0("generate_pseudo_legal_moves")?
+                .try_iter()?
+                .into_any()
+                .unbind()),
+        }
     }
 
-    fn __len__(&self, py: Python<'_>) -> usize {
-        self.board.borrow(py).board().pseudo_legal_moves().len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        match &self.source {
+            ViewSource::Ours(board) => Ok(board.borrow(py).board().pseudo_legal_moves().len()),
+            ViewSource::Other(_) => Err(no_len()),
+        }
     }
 
-    fn __bool__(&self, py: Python<'_>) -> bool {
-        self.__len__(py) > 0
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        match &self.source {
+            ViewSource::Ours(_) => Ok(self.__len__(py)? > 0),
+            ViewSource::Other(board) => {
+                any_item(&board.bind(py).call_method0("generate_pseudo_legal_moves")?)
+            }
+        }
     }
 
-    fn count(&self, py: Python<'_>) -> usize {
-        self.__len__(py)
+    fn count(&self, py: Python<'_>) -> PyResult<usize> {
+        match &self.source {
+            ViewSource::Ours(_) => self.__len__(py),
+            ViewSource::Other(_) => self.__iter__(py)?.bind(py).try_iter()?.try_fold(0, |n, m| {
+                m?;
+                Ok(n + 1)
+            }),
+        }
     }
 
-    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
-        move_arg(r#move).is_ok_and(|uci| {
-            self.board
-                .borrow(py)
-                .board()
-                .find_pseudo_legal(uci)
-                .is_some()
-        })
+    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match &self.source {
+            ViewSource::Ours(board) => Ok(move_arg(r#move)
+                .is_ok_and(|uci| board.borrow(py).board().find_pseudo_legal(uci).is_some())),
+            ViewSource::Other(board) => board
+                .bind(py)
+                .call_method1("is_pseudo_legal", (r#move,))?
+                .is_truthy(),
+        }
     }
 
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let board = self.board.borrow(py);
-        let b = board.board();
-        let ucis: Vec<String> = b
-            .pseudo_legal_moves()
-            .iter()
-            .map(|&m| b.uci(m).to_string())
-            .collect();
-        format!("<PseudoLegalMoveGenerator ({})>", ucis.join(", "))
+    /// ``<PseudoLegalMoveGenerator at 0x... (Nh3, ..., e8d7)>``: legal moves in SAN, the
+    /// others (which leave the king in check) in UCI.
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let shown: Vec<String> = match &slf.borrow().source {
+            ViewSource::Ours(board) => {
+                let board = board.borrow(py);
+                let b = board.board();
+                let legal = board.game.legal_moves();
+                b.pseudo_legal_moves()
+                    .iter()
+                    .map(|&m| {
+                        if legal.contains(&m) {
+                            b.san(m)
+                        } else {
+                            b.uci(m).to_string()
+                        }
+                    })
+                    .collect()
+            }
+            ViewSource::Other(board) => {
+                let board = board.bind(py);
+                let mut shown = Vec::new();
+                for m in board
+                    .call_method0("generate_pseudo_legal_moves")?
+                    .try_iter()?
+                {
+                    let m = m?;
+                    let method = if board.call_method1("is_legal", (&m,))?.is_truthy()? {
+                        "san"
+                    } else {
+                        "uci"
+                    };
+                    shown.push(board.call_method1(method, (m,))?.extract()?);
+                }
+                shown
+            }
+        };
+        Ok(view_repr(slf.as_any(), "PseudoLegalMoveGenerator", &shown))
     }
 }
