@@ -31,6 +31,8 @@ tab plays its own game; the game's id in the address brings it back after a relo
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declares ``gui``'s options on ``parser``."""
+    from ..play.options import add_limit_arguments
+
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -42,14 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-browser", action="store_true", help="print the address but do not open a browser"
     )
-    parser.add_argument(
-        "--movetime",
-        type=float,
-        metavar="SECONDS",
-        help="engine thinking time per move (default 1 second unless --depth or --nodes)",
-    )
-    parser.add_argument("--depth", type=int, metavar="N", help="engine search depth per move")
-    parser.add_argument("--nodes", type=int, metavar="N", help="engine nodes per move")
+    add_limit_arguments(parser)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -41,14 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"engine strength: 1..{LEVELS} (UCI_Elo {describe_levels()}), an Elo in the "
         "engine's UCI_Elo range, or max (default: 3)",
     )
-    parser.add_argument(
-        "--movetime",
-        type=float,
-        metavar="SECONDS",
-        help="engine thinking time per move (default 1 second unless --depth or --nodes)",
-    )
-    parser.add_argument("--depth", type=int, metavar="N", help="engine search depth per move")
-    parser.add_argument("--nodes", type=int, metavar="N", help="engine nodes per move")
+    add_limit_arguments(parser)
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--fen", metavar="FEN", help="start from this position")
     start.add_argument(
@@ -91,6 +84,18 @@ def start_position(args: argparse.Namespace) -> Board:
             raise ValueError(f"--chess960 takes 0..959, got {number}")
         return Board.from_chess960_pos(number)
     return Board()
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The engine's search limit per move (read back by :func:`search_limit`)."""
+    parser.add_argument(
+        "--movetime",
+        type=float,
+        metavar="SECONDS",
+        help="engine thinking time per move (default 1 second unless --depth or --nodes)",
+    )
+    parser.add_argument("--depth", type=int, metavar="N", help="engine search depth per move")
+    parser.add_argument("--nodes", type=int, metavar="N", help="engine nodes per move")
 
 
 def search_limit(args: argparse.Namespace) -> Limit:

@@ -12,7 +12,7 @@
 mod magic;
 // `relevant_occupancy` serves build.rs and the tests only.
 #[allow(dead_code)]
-mod reference;
+pub(crate) mod reference;
 
 use crate::types::{Bitboard, Color, Role, Square};
 use reference::{

@@ -182,16 +182,7 @@ mod tests {
         dist[start.index()] = 0;
         let mut queue = std::collections::VecDeque::from([start]);
         while let Some(sq) = queue.pop_front() {
-            for (df, dr) in [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ] {
+            for (df, dr) in crate::attacks::reference::KNIGHT_JUMPS {
                 let (f, r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
                 if (0..8).contains(&f) && (0..8).contains(&r) {
                     let next = Square::from_coords(f as u8, r as u8);
