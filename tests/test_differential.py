@@ -69,6 +69,7 @@ def _assert_clean(result: Any, source: str) -> None:
     assert stats.positions > 0, "the source produced no position"
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("source", ["startpos", "chess960", "placement", "mutated", "invalid"])
 def test_campaign(rs: Any, source: str, tmp_path: Path) -> None:
     result = _campaign(rs, source, tmp_path)
@@ -80,6 +81,7 @@ def test_campaign(rs: Any, source: str, tmp_path: Path) -> None:
         assert seen["invalid position"] > 100 and seen["pseudo-legal push"] > 100, dict(seen)
 
 
+@pytest.mark.once
 def test_campaign_rare_rules(rs: Any, tmp_path: Path) -> None:
     result = _campaign(rs, "rare", tmp_path)
     _assert_clean(result, "rare")
@@ -98,6 +100,7 @@ def test_campaign_rare_rules(rs: Any, tmp_path: Path) -> None:
         assert seen[rule] > 0, f"the rare-rules games never reached {rule!r}: {dict(seen)}"
 
 
+@pytest.mark.once
 def test_campaign_epd_files(rs: Any, tmp_path: Path) -> None:
     """Every position of tests/data/*.epd (perft960.epd in Chess960 mode)."""
     result = _campaign(rs, "epd", tmp_path)

@@ -71,6 +71,8 @@ class Config:
     #: often a null move (python-chess pushes both).
     pseudo_rate: float = 0.3
     null_rate: float = 0.05
+    #: Pseudo-legal (not legal) pushes checked per position outside the ``invalid`` source.
+    odd_pushes: int = 3
 
 
 @dataclasses.dataclass
@@ -399,7 +401,9 @@ class Campaign:
         extra_plies = None
         while True:
             self._tick()
-            result = check_position(pb, rb)
+            # Positions of games are many and alike: a few of their pseudo-legal pushes are
+            # enough there; the positions of the ``invalid`` source get all of theirs.
+            result = check_position(pb, rb, None if odd_moves else self.config.odd_pushes)
             stats.positions += 1
             stats.moves += len(result.oracle_moves)
             stats.coverage.update(result.events)

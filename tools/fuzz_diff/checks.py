@@ -158,8 +158,11 @@ def _epd_of(fen: str) -> str:
     return fen.rsplit(" ", 2)[0]
 
 
-def check_position(pb: chess.Board, rb: Any) -> PositionResult:
-    """Compare pychess_rs board *rb* with python-chess board *pb* (same position and history)."""
+def check_position(pb: chess.Board, rb: Any, odd_pushes: int | None = None) -> PositionResult:
+    """Compare pychess_rs board *rb* with python-chess board *pb* (same position and history).
+
+    *odd_pushes* caps how many pseudo-legal moves that are not legal are pushed and popped
+    (spread over the list; None: all of them). The null move is always pushed."""
     diffs: list[Diff] = []
     events: set[str] = set()
 
@@ -278,6 +281,9 @@ def check_position(pb: chess.Board, rb: Any) -> PositionResult:
     legal = set(oracle_ucis)
     pseudo_pairs: dict[str, tuple[chess.Move, Any]] = {}
     extra_pushes = [move for move in oracle_pseudo if move.uci() not in legal]
+    if odd_pushes is not None and len(extra_pushes) > odd_pushes:
+        step = len(extra_pushes) / max(odd_pushes, 1)
+        extra_pushes = [extra_pushes[int(i * step)] for i in range(odd_pushes)]
     extra_pushes.append(chess.Move.null())
     for pm in extra_pushes:
         uci = pm.uci()
