@@ -453,12 +453,17 @@ impl<'py> TreeBuilder<'py> {
         let py = self.py;
         let parent = self.top()?.clone();
         let node = self.object_new.call1((&self.child_class,))?;
+        let empty = pyo3::intern!(py, "");
         node.setattr(pyo3::intern!(py, "parent"), &parent)?;
         node.setattr(pyo3::intern!(py, "move"), m)?;
         node.setattr(pyo3::intern!(py, "variations"), PyList::empty(py))?;
-        node.setattr(pyo3::intern!(py, "comment"), pyo3::intern!(py, ""))?;
-        let starting = std::mem::take(&mut self.starting_comment);
-        node.setattr(pyo3::intern!(py, "starting_comment"), starting)?;
+        node.setattr(pyo3::intern!(py, "comment"), empty)?;
+        if self.starting_comment.is_empty() {
+            node.setattr(pyo3::intern!(py, "starting_comment"), empty)?;
+        } else {
+            let starting = std::mem::take(&mut self.starting_comment);
+            node.setattr(pyo3::intern!(py, "starting_comment"), starting)?;
+        }
         node.setattr(pyo3::intern!(py, "nags"), pyo3::types::PySet::empty(py)?)?;
         parent
             .getattr(pyo3::intern!(py, "variations"))?
