@@ -238,7 +238,7 @@ impl Game {
             .get(index + 1)
             .map_or(&self.board, |next| &next.before);
         let irreversible = (!ply.played.is_null() && after.halfmove_clock() == 0)
-            || after.castling_rights() != ply.before.castling_rights()
+            || after.castling_rights() != ply.before.clean_castling_rights()
             || ply.before.legal_ep_square().is_some();
         let segment = if irreversible {
             index as u32 + 1
@@ -420,12 +420,63 @@ impl Game {
         });
     }
 
-    /// Plays a move given in UCI form, checking that it is legal (castling may be given as
-    /// `e1g1` or `e1h1`). The null move is always accepted, as in python-chess.
+    /// Plays a move given in UCI form as python-chess's `push` takes it: a legal move
+    /// (castling may be given as `e1g1` or `e1h1`), the null move, or a pseudo-legal move that
+    /// leaves the mover's king in check (`was_into_check` then tells). A move that is not even
+    /// pseudo-legal is refused, and the game is unchanged.
     pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
-        let m = self.resolve_uci(uci)?;
-        self.play(m);
-        Ok(m)
+        let uci = if uci.is_null() {
+            uci
+        } else {
+            self.board.normalize_castling(uci)
+        };
+        if let Ok(m) = self.resolve_uci(uci) {
+            self.play(m);
+            return Ok(m);
+        }
+        match self.board.find_pseudo_legal(uci) {
+            Some(m) => {
+                self.play_pseudo_legal(m);
+                Ok(m)
+            }
+            None => Err(MoveError::NotPseudoLegal {
+                text: uci.to_string(),
+                fen: self.board.fen(),
+            }),
+        }
+    }
+
+    /// Plays the pseudo-legal move `m` (from `Board::find_pseudo_legal`), legal or not.
+    pub fn play_pseudo_legal(&mut self, m: Move) {
+        let before = self.board.clone();
+        self.board.play_pseudo_legal(m);
+        let legal_before = std::mem::take(&mut self.legal);
+        self.stack.push(Ply {
+            before,
+            played: m,
+            legal_before,
+        });
+    }
+
+    /// Changes the current position in place without touching the move stack (python-chess's
+    /// writable `turn`, `castling_rights`, `ep_square` and clocks): `pop` still goes back to
+    /// the position before the last move.
+    pub fn edit_board(&mut self, edit: impl FnOnce(&mut Board)) {
+        edit(&mut self.board);
+        self.board.refresh();
+        self.legal = OnceLock::new();
+        if self.stack.is_empty() {
+            self.root_record.key = self.board.repetition_key();
+        } else {
+            let ledger = self
+                .ledger
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
+            if ledger.positions.len() == self.stack.len() {
+                // Counted under its old key: count it again when next asked.
+                ledger.uncount_last();
+            }
+        }
     }
 
     /// Takes back the last move.

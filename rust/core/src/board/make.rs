@@ -24,8 +24,18 @@ impl Board {
 
     /// Plays `m`, which must be legal in this position (or the null move). Use
     /// [`crate::Game::push`] or check with `legal_moves` first when the move comes from outside.
+    /// On a board that is not regular any pseudo-legal move may be played this way (see
+    /// [`Board::play_pseudo_legal`] for regular ones).
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
+        if !self.regular {
+            // python-chess cleans the rights before the first move of a game.
+            self.castling = self.clean_castling_rights();
+        }
+        if m.is_null() && self.regular && self.is_check() {
+            // The side that passes stays in check: the position is no longer regular.
+            self.regular = false;
+        }
         self.ep_square = None;
         self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
         if us == Color::Black {
@@ -34,11 +44,16 @@ impl Board {
         self.turn = !us;
         self.piece_key ^= WHITE_TO_MOVE_KEY;
         if m.is_null() {
+            if !self.regular {
+                self.refresh_regular();
+            }
             return;
         }
 
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
+        let moved_promoted = self.promoted.contains(m.from);
+        let mut touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
         match m.kind {
             MoveKind::Castle => {
                 let rook = Piece {
@@ -49,16 +64,17 @@ impl Board {
                 self.remove(m.to, rook);
                 self.put(m.castle_king_target(), mover);
                 self.put(m.castle_rook_target(), rook);
+                touched = touched
+                    .with(m.castle_king_target())
+                    .with(m.castle_rook_target());
             }
             MoveKind::EnPassant => {
                 let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
-                self.remove(
-                    victim,
-                    Piece {
-                        color: !us,
-                        role: Role::Pawn,
-                    },
-                );
+                // On a regular board an enemy pawn; python-chess removes whatever is there.
+                if let Some(piece) = self.piece_at(victim) {
+                    self.remove(victim, piece);
+                }
+                touched = touched.with(victim);
                 self.remove(m.from, mover);
                 self.put(m.to, mover);
                 self.halfmove_clock = 0;
@@ -79,6 +95,16 @@ impl Board {
                         },
                     );
                     self.halfmove_clock = 0;
+                    let king_moves = role == Role::King && !moved_promoted;
+                    if captured == Role::King && !king_moves && !self.promoted.contains(m.to) {
+                        // Taking a king (only possible on boards that are not regular) takes
+                        // its castling rights, if it stood on its back rank (python-chess
+                        // skips this when the taker is a king).
+                        let their_rank = (!us).back_rank();
+                        if m.to.rank() == their_rank {
+                            self.castling &= !Bitboard::rank(their_rank);
+                        }
+                    }
                 }
                 self.remove(m.from, mover);
                 let placed = m.promotion().unwrap_or(role);
@@ -94,10 +120,29 @@ impl Board {
                 }
             }
         }
+        if (self.promoted.0 | u64::from(m.promotion().is_some())) != 0 {
+            self.promoted &= !touched;
+            if (moved_promoted || m.promotion().is_some()) && !m.is_castle() {
+                self.promoted = self.promoted.with(m.to);
+            }
+        }
 
         self.castling &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
-        if role == Role::King {
+        if role == Role::King && !moved_promoted {
             self.castling &= !Bitboard::rank(us.back_rank());
+        }
+        if !self.regular {
+            self.refresh_regular();
+        }
+    }
+
+    /// Plays the pseudo-legal move `m` (python-chess's `push` without a legality check):
+    /// the mover's king may be left in check, which `was_into_check` then tells.
+    pub fn play_pseudo_legal(&mut self, m: Move) {
+        let was_regular = self.regular;
+        self.play_unchecked(m);
+        if was_regular {
+            self.refresh_regular();
         }
     }
 

@@ -32,7 +32,7 @@ impl MoveList {
     }
 
     #[inline]
-    fn push(&mut self, m: Move) {
+    pub(super) fn push(&mut self, m: Move) {
         if let Err(full) = self.inline.try_push(m) {
             self.spill(full.element());
         }
@@ -148,6 +148,9 @@ impl MoveSink for AnyMove {
 impl Board {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
+        if !self.regular {
+            return self.any_legal(Bitboard::FULL, Bitboard::FULL);
+        }
         let mut list = MoveList::new();
         self.generate_legal(&mut list, Bitboard::FULL, Bitboard::FULL);
         list
@@ -156,6 +159,9 @@ impl Board {
     /// Legal moves from a square of `from_mask` to a square of `to_mask` (for castling,
     /// the rook's square counts as the target, as in python-chess).
     pub fn legal_moves_masked(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        if !self.regular {
+            return self.any_legal(from_mask, to_mask);
+        }
         let mut list = MoveList::new();
         self.generate_legal(&mut list, from_mask, to_mask);
         list
@@ -163,6 +169,9 @@ impl Board {
 
     /// How many legal moves (the same rules as `legal_moves`, without listing them).
     pub fn count_legal_moves(&self) -> usize {
+        if !self.regular {
+            return self.any_legal(Bitboard::FULL, Bitboard::FULL).len();
+        }
         let mut count = MoveCount(0);
         self.generate_legal(&mut count, Bitboard::FULL, Bitboard::FULL);
         count.0
@@ -170,6 +179,9 @@ impl Board {
 
     /// Does the side to move have any legal move? (Stops at the first one found.)
     pub fn has_legal_moves(&self) -> bool {
+        if !self.regular {
+            return !self.any_legal(Bitboard::FULL, Bitboard::FULL).is_empty();
+        }
         let mut any = AnyMove(false);
         self.generate_legal(&mut any, Bitboard::FULL, Bitboard::FULL);
         any.0
@@ -330,6 +342,9 @@ impl Board {
     /// Every pseudo-legal move: moves that follow the pieces' rules but may leave the king in
     /// check. Castling is included only when legal, as in python-chess.
     pub fn pseudo_legal_moves(&self) -> MoveList {
+        if !self.regular {
+            return self.pseudo_legal_moves_masked(Bitboard::FULL, Bitboard::FULL);
+        }
         let mut list = MoveList::new();
         let us = self.turn;
         let ours = self.by_color(us);
@@ -362,8 +377,34 @@ impl Board {
         list
     }
 
+    /// Pseudo-legal moves from `from_mask` to `to_mask`, in python-chess's order (any board).
+    pub fn pseudo_legal_moves_masked(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.any_pseudo_legal(from_mask, to_mask, &mut list);
+        list
+    }
+
+    /// Pseudo-legal en-passant captures from `from_mask` to `to_mask` (python-chess's
+    /// `generate_pseudo_legal_ep`, any board).
+    pub fn pseudo_legal_ep_moves(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.any_pseudo_legal_ep(from_mask, to_mask, &mut list);
+        list
+    }
+
+    /// Castling moves from `from_mask` to `to_mask` (python-chess's `generate_castling_moves`:
+    /// pseudo-legal and legal at once, any board).
+    pub fn castling_moves(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.any_castling(from_mask, to_mask, &mut list);
+        list
+    }
+
     /// Would the pseudo-legal move `m` leave the mover in check?
     pub fn is_into_check(&self, m: Move) -> bool {
+        if !self.regular {
+            return self.any_is_into_check(m);
+        }
         if m.is_castle() {
             return false;
         }

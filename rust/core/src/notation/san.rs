@@ -237,9 +237,13 @@ impl Board {
         let (role, file, rank, to, promotion) = match san {
             San::Null => return Ok(None),
             San::Castle { king_side } => {
-                let king = self.king_of(self.turn());
+                let kings = if self.is_regular() {
+                    Bitboard::from_square(self.king_of(self.turn()))
+                } else {
+                    self.pieces(self.turn(), Role::King)
+                };
                 return self
-                    .legal_moves_masked(Bitboard::from_square(king), Bitboard::FULL)
+                    .legal_moves_masked(kings, Bitboard::FULL)
                     .iter()
                     .copied()
                     .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == king_side)
