@@ -141,9 +141,9 @@ class _WrongKnightSan(_Posing):
         return text.lower() if text.startswith("N") else text
 
 
-class _AcceptsBackRankPawns(_Posing):
+class _RejectsBackRankPawns(_Posing):
     def allowed_status(self) -> int:
-        return int(contract.ALLOWED_STATUS | chess.STATUS_PAWNS_ON_BACKRANK)
+        return int(contract.ALLOWED_STATUS & ~chess.STATUS_PAWNS_ON_BACKRANK)
 
 
 def _posing(board: type) -> SimpleNamespace:
@@ -182,13 +182,13 @@ def test_fuzzer_catches_a_wrong_san(tmp_path: Path) -> None:
 
 
 def test_fuzzer_catches_a_wrong_fen_acceptance(tmp_path: Path) -> None:
-    result = _self_test(_AcceptsBackRankPawns, "mutated", tmp_path, positions=60)
+    result = _self_test(_RejectsBackRankPawns, "mutated", tmp_path, positions=60)
     assert result.stats["mutated"].mismatches[contract.ACCEPTANCE] > 0
     saved = sorted(tmp_path.glob("mutated-fen_acceptance-*.json"))
     record = json.loads(saved[0].read_text())
-    assert record["ours"] == "'accepted'"
-    assert "PAWNS_ON_BACKRANK" in record["oracle"]
-    assert fuzz_diff.replay_reports(_posing(_AcceptsBackRankPawns), saved, io.StringIO()) == len(
+    assert "_InvalidFenError" in record["ours"]
+    assert record["oracle"] == "'accepted'"
+    assert fuzz_diff.replay_reports(_posing(_RejectsBackRankPawns), saved, io.StringIO()) == len(
         saved
     )
     assert fuzz_diff.replay_reports(_posing(_Posing), saved, io.StringIO()) == 0

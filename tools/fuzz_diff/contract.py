@@ -1,8 +1,8 @@
 """The FEN acceptance contract, from the oracle's side.
 
-``pychess_rs.Board(fen)`` accepts a FEN exactly when ``chess.Board(fen)`` parses it and
-``status()`` has no flag other than too many pieces/pawns, impossible check and too many
-checkers; a rejection raises ``pychess_rs.InvalidFenError`` (a ``ValueError``) with a message.
+``pychess_rs.Board(fen)`` accepts a FEN exactly when ``chess.Board(fen)`` parses it, whatever
+``status()`` says (positions of any kind are boards, as in python-chess); a rejection raises
+``pychess_rs.InvalidFenError`` (a ``ValueError``) with a message.
 Two exceptions (see :func:`tolerated_rejection` and :func:`outside_contract`): pychess_rs may
 reject a move counter that does not fit in 31 bits, which python-chess (Python ints) accepts;
 and a FEN with a king marked promoted (``K~``, a crazyhouse marker python-chess also reads in
@@ -20,16 +20,9 @@ from typing import Any
 
 import chess
 
-#: ``status()`` flags that do not make pychess_rs reject a FEN (positions no game reaches but the
-#: rules still define; perft suites use them).
-ALLOWED_STATUS = (
-    chess.STATUS_TOO_MANY_WHITE_PIECES
-    | chess.STATUS_TOO_MANY_BLACK_PIECES
-    | chess.STATUS_TOO_MANY_WHITE_PAWNS
-    | chess.STATUS_TOO_MANY_BLACK_PAWNS
-    | chess.STATUS_IMPOSSIBLE_CHECK
-    | chess.STATUS_TOO_MANY_CHECKERS
-)
+#: ``status()`` flags that do not make pychess_rs reject a FEN: all of them (python-chess holds
+#: positions of any kind, and so does pychess_rs).
+ALLOWED_STATUS = sum(int(flag) for flag in chess.Status)
 
 #: Move counters above this may be rejected by pychess_rs although python-chess accepts them.
 COUNTER_LIMIT = 2**31 - 1

@@ -192,7 +192,8 @@ impl PartialEq for Game {
 
 impl Game {
     /// A game starting at `board`, with no moves played.
-    pub fn new(board: Board) -> Game {
+    pub fn new(mut board: Board) -> Game {
+        board.set_castling_trusted(false);
         let root_record = PositionRecord {
             key: board.repetition_key(),
             segment: 0,

@@ -400,6 +400,16 @@ impl Board {
         !self.any_is_safe(king, self.slider_blockers(king), m)
     }
 
+    /// python-chess's `is_into_check` for any move given as from/to/promotion, pseudo-legal
+    /// or not (python-chess answers for every move).
+    pub fn is_into_check_uci(&self, uci: crate::UciMove) -> bool {
+        let kind = match uci.promotion {
+            Some(role) => MoveKind::Promotion(role),
+            None => MoveKind::Normal,
+        };
+        self.any_is_into_check(Move::new(uci.from, uci.to, kind))
+    }
+
     /// python-chess's `has_legal_en_passant`, as the square.
     pub(super) fn any_legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;

@@ -32,6 +32,7 @@ impl Board {
             // python-chess cleans the rights before the first move of a game.
             self.castling = self.clean_castling_rights();
         }
+        self.castling_trusted = true;
         if m.is_null() && self.regular && self.is_check() {
             // The side that passes stays in check: the position is no longer regular.
             self.regular = false;
@@ -61,7 +62,11 @@ impl Board {
                     role: Role::Rook,
                 };
                 self.remove(m.from, mover);
-                self.remove(m.to, rook);
+                // On a regular board our rook; after edits python-chess may castle with a
+                // right whose rook is gone, and removes whatever is there.
+                if let Some(piece) = self.piece_at(m.to) {
+                    self.remove(m.to, piece);
+                }
                 self.put(m.castle_king_target(), mover);
                 self.put(m.castle_rook_target(), rook);
                 touched = touched

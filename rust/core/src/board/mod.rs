@@ -55,6 +55,10 @@ pub struct Board {
     promoted: Bitboard,
     /// Is the position regular (see the module documentation)? Decides which generator runs.
     regular: bool,
+    /// Were moves played to reach this board (python-chess: is the move stack non-empty)?
+    /// python-chess cleans the castling rights when it pushes and from then on takes them as
+    /// they are, even when edited.
+    castling_trusted: bool,
     /// Polyglot key of the placement and side to move, kept up to date by `play`.
     piece_key: u64,
 }

@@ -221,6 +221,7 @@ impl Board {
             chess960,
             promoted: setup.promoted & setup.occupied(),
             regular: false,
+            castling_trusted: false,
             piece_key: 0,
         };
         board.refresh();
@@ -262,7 +263,7 @@ impl Board {
         if let Some(sq) = (self.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
             return Some(PositionError::PawnsOnBackrank(sq));
         }
-        if self.castling != self.clean_castling_rights() {
+        if self.castling != self.computed_clean_castling_rights() {
             return Some(PositionError::BadCastlingRights);
         }
         if let Some(ep) = self.ep_square {
@@ -280,10 +281,22 @@ impl Board {
     /// The castling rights python-chess keeps from the raw ones (`clean_castling_rights`):
     /// rooks on their back rank with their non-promoted king there too, in standard chess on
     /// the corners with the king on the e-file, in Chess960 the outermost rook on each side.
+    /// Once moves have been played the rights are taken as they are, as python-chess does.
     pub fn clean_castling_rights(&self) -> Bitboard {
-        if self.regular {
+        if self.regular || self.castling_trusted {
             return self.castling;
         }
+        self.computed_clean_castling_rights()
+    }
+
+    /// Says whether moves were played to reach this board (see `clean_castling_rights`);
+    /// [`crate::Game`] keeps it equal to "the move stack is not empty".
+    pub(crate) fn set_castling_trusted(&mut self, trusted: bool) {
+        self.castling_trusted = trusted;
+    }
+
+    /// The clean castling rights computed from the placement, trusted or not.
+    fn computed_clean_castling_rights(&self) -> Bitboard {
         let mut clean = Bitboard::EMPTY;
         for color in Color::ALL {
             let backrank = Bitboard::rank(color.back_rank());

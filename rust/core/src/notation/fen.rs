@@ -253,6 +253,15 @@ fn resolve_castling(field: &str, setup: &Setup) -> Bitboard {
     rights
 }
 
+/// Reads a castling field against `setup`'s placement as python-chess's `set_castling_fen`
+/// does (`None` if the field is malformed; an empty field means no rights).
+pub fn parse_castling_field(field: &str, setup: &Setup) -> Option<Bitboard> {
+    if field.is_empty() {
+        return Some(Bitboard::EMPTY);
+    }
+    castling_field_is_well_formed(field).then(|| resolve_castling(field, setup))
+}
+
 /// Parses a FEN into an unvalidated [`Setup`]. Missing trailing fields take python-chess's
 /// defaults (`w - - 0 1`).
 pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {

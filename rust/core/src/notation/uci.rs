@@ -98,9 +98,15 @@ impl fmt::Display for UciMove {
 }
 
 impl Board {
-    /// How python-chess shows the legal move `m`: castling as `e1g1` unless Chess960.
+    /// How python-chess shows the legal move `m`: castling as `e1g1` unless Chess960 (only a
+    /// king on the e-file castling with a corner rook is written so: python-chess's
+    /// `_from_chess960`; other castling moves, on edited boards, stay king-takes-rook).
     pub fn uci(&self, m: Move) -> UciMove {
-        let to = if m.is_castle() && !self.is_chess960() {
+        let standard_castle = m.is_castle()
+            && !self.is_chess960()
+            && m.from.file() == 4
+            && (m.to.file() == 0 || m.to.file() == 7);
+        let to = if standard_castle {
             m.castle_king_target()
         } else {
             m.to
@@ -119,9 +125,7 @@ impl Board {
             return false;
         }
         match m.kind {
-            MoveKind::Castle => {
-                uci.to == m.to || (!self.is_chess960() && uci.to == m.castle_king_target())
-            }
+            MoveKind::Castle => uci.to == m.to || uci.to == self.uci(m).to,
             _ => uci.to == m.to,
         }
     }

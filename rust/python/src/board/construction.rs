@@ -5,10 +5,11 @@ use crate::convert::{ep_mode_arg, epd_value_arg};
 use crate::errors::{fen_error, move_error, InvalidFenError};
 use crate::moves::intern;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
-use pychess_core::{Board as CoreBoard, EpMode, Setup, UciMove};
+use pychess_core::notation::{parse_castling_field, parse_fen};
+use pychess_core::{Board as CoreBoard, Color, EpMode, Setup, UciMove};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyType};
+use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyType};
 
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -23,6 +24,14 @@ fn epd_error(e: EpdError) -> PyErr {
 }
 
 impl Board {
+    /// Replaces the placement with `setup`'s, keeping the other fields, and clears the stack
+    /// (python-chess's placement editors).
+    fn replace_placement(&mut self, setup: &Setup) {
+        let mut board = self.board().clone();
+        board.set_placement_from(setup);
+        *self = Board::new_game(board);
+    }
+
     /// The operations read from an EPD, as the dict python-chess returns.
     fn operations_dict<'py>(
         &self,
@@ -57,10 +66,107 @@ impl Board {
     fn new(fen: Option<String>, chess960: bool) -> PyResult<Board> {
         match fen {
             Some(fen) => Board::from_fen_str(&fen, chess960),
-            None => Err(InvalidFenError::new_err(
-                "Board(None): an empty board has no kings and cannot be played",
-            )),
+            None => Ok(Board::new_game(CoreBoard::empty(chess960))),
         }
+    }
+
+    /// An empty board (no pieces, White to move), like ``Board(None)``.
+    #[classmethod]
+    #[pyo3(signature = (*, chess960 = false))]
+    fn empty(cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Py<PyAny>> {
+        cls.call(
+            (None::<String>,),
+            Some(&[("chess960", chess960)].into_py_dict(cls.py())?),
+        )
+        .map(Bound::unbind)
+    }
+
+    /// Empties the board, White to move, no castling rights or en-passant square, clocks
+    /// reset; clears the move stack.
+    fn clear(&mut self) {
+        *self = Board::new_game(CoreBoard::empty(self.board().is_chess960()));
+    }
+
+    /// Removes every piece (the other fields stay) and clears the move stack.
+    fn clear_board(&mut self) {
+        self.replace_placement(&Setup::empty());
+    }
+
+    /// Puts the pieces on their starting squares (the other fields stay) and clears the move
+    /// stack.
+    fn reset_board(&mut self) {
+        self.replace_placement(&Setup::standard());
+    }
+
+    /// Sets the placement from the first FEN field (the other fields stay); clears the
+    /// move stack.
+    ///
+    /// :raises: :exc:`ValueError` if the placement is malformed.
+    fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
+        let fen = fen.trim();
+        if fen.contains(char::is_whitespace) {
+            return Err(PyValueError::new_err(format!(
+                "expected position part of fen, got multiple parts: {fen:?}"
+            )));
+        }
+        let setup = parse_fen(fen).map_err(fen_error)?;
+        self.replace_placement(&setup);
+        Ok(())
+    }
+
+    /// Sets the castling rights from a FEN castling field like ``KQkq`` (or Shredder-FEN
+    /// letters), read against the current placement; clears the move stack.
+    ///
+    /// :raises: :exc:`ValueError` if the field is malformed.
+    fn set_castling_fen(&mut self, castling_fen: &str) -> PyResult<()> {
+        let mut board = self.board().clone();
+        let rights = parse_castling_field(castling_fen, &board.to_setup()).ok_or_else(|| {
+            PyValueError::new_err(format!("invalid castling fen: {castling_fen:?}"))
+        })?;
+        board.set_castling_rights(rights);
+        *self = Board::new_game(board);
+        Ok(())
+    }
+
+    /// Sets up Chess960 starting position ``scharnagl`` (White to move, every rook keeps its
+    /// right) and switches to Chess960 mode; clears the move stack.
+    ///
+    /// :raises: :exc:`ValueError` if the number is not in 0..959.
+    fn set_chess960_pos(&mut self, scharnagl: u32) -> PyResult<()> {
+        let setup = Setup::chess960(scharnagl).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "chess960 position index not 0 <= {scharnagl} <= 959"
+            ))
+        })?;
+        *self = Board::new_game(CoreBoard::from_setup_unchecked(&setup, true));
+        Ok(())
+    }
+
+    /// The Chess960 starting position number of this position, or None. By default White
+    /// must be to move and every rook must keep its castling right; the clocks are ignored.
+    #[pyo3(signature = (*, ignore_turn = false, ignore_castling = false, ignore_counters = true))]
+    fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> Option<u32> {
+        let board = self.board();
+        if board.ep_square().is_some_and(|sq| sq.index() != 0) {
+            return None;
+        }
+        if !ignore_turn && board.turn() != Color::White {
+            return None;
+        }
+        if !ignore_castling
+            && board.clean_castling_rights() != board.by_role(pychess_core::Role::Rook)
+        {
+            return None;
+        }
+        if !ignore_counters && (board.fullmove_number() != 1 || board.halfmove_clock() != 0) {
+            return None;
+        }
+        board.chess960_placement_number()
     }
 
     /// Creates a board from an EPD; returns ``(board, operations)``.
@@ -90,9 +196,9 @@ impl Board {
                 "chess960 position index not 0 <= {scharnagl} <= 959"
             ))
         })?;
-        let board = CoreBoard::from_setup(&setup, true)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Board::new_game(board))
+        Ok(Board::new_game(CoreBoard::from_setup_unchecked(
+            &setup, true,
+        )))
     }
 
     /// Parses an EPD into this board and returns its operations.
@@ -162,11 +268,9 @@ impl Board {
     }
 
     /// Back to the starting position (the Chess960 flag is kept).
-    fn reset(&mut self) -> PyResult<()> {
-        let board = CoreBoard::from_setup(&Setup::standard(), self.board().is_chess960())
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    fn reset(&mut self) {
+        let board = CoreBoard::from_setup_unchecked(&Setup::standard(), self.board().is_chess960());
         *self = Board::new_game(board);
-        Ok(())
     }
 
     /// Forgets the move stack (and with it the repetition history).
