@@ -22,7 +22,9 @@ impl Board {
     /// (drops included) raises `IllegalMoveError`.
     pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let uci = move_arg(r#move)?;
-        if has_drop(r#move)? {
+        // A drop has equal squares (`P@e4` is e4 to e4), like the null move it must not be
+        // taken for; ordinary moves skip the attribute lookup.
+        if uci.from == uci.to && has_drop(r#move)? {
             return Err(move_error(MoveError::NotPseudoLegal {
                 text: r#move.str()?.to_string(),
                 fen: self.board().fen(),
@@ -218,13 +220,13 @@ impl Board {
     /// Is the move legal here? (``e1h1`` counts as castling in standard chess too.)
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let uci = move_arg(r#move)?;
-        Ok(!has_drop(r#move)? && self.game.find_legal(uci).is_some())
+        Ok(self.game.find_legal(uci).is_some() && !has_drop(r#move)?)
     }
 
     /// Does the move follow the pieces' rules (possibly leaving the king in check)?
     fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let uci = move_arg(r#move)?;
-        Ok(!has_drop(r#move)? && self.board().find_pseudo_legal(uci).is_some())
+        Ok(self.board().find_pseudo_legal(uci).is_some() && !has_drop(r#move)?)
     }
 
     /// Would the move leave the mover's king attacked (python-chess's answer for any move)?
