@@ -286,6 +286,14 @@ impl Game {
         if uci.is_null() {
             return None;
         }
+        if !self.board.is_regular() {
+            // python-chess's `is_legal` (pseudo-legal and not into check) can disagree with its
+            // generator on such boards (a promoted king counts for one and not the other).
+            let board = &self.board;
+            return board
+                .find_pseudo_legal(uci)
+                .filter(|&m| !board.is_into_check(m));
+        }
         match self.legal.get() {
             // Exact from/to/promotion first (the common case); the full rules only for
             // castling written king-to-target.
@@ -306,7 +314,10 @@ impl Game {
         if uci.is_null() {
             return Ok(Move::NULL);
         }
-        self.find_legal(self.board.normalize_castling(uci))
+        let uci = self.board.normalize_castling(uci);
+        self.find_legal(uci)
+            // Listed by python-chess's generator though `is_legal` says no (see `find_legal`).
+            .or_else(|| (!self.board.is_regular()).then(|| self.board.find_legal(uci))?)
             .ok_or_else(|| MoveError::Illegal {
                 text: uci.to_string(),
                 fen: self.board.fen(),

@@ -608,4 +608,73 @@ mod tests {
         assert!(ucis(&b, &b.legal_moves()).contains(&"e1c1".to_string()));
         assert_eq!(b.status(), Status::BAD_CASTLING_RIGHTS);
     }
+
+    /// On regular positions the general rules must give what the fast generator gives: walk
+    /// two plies deep from tricky positions and compare every answer.
+    #[test]
+    fn the_general_rules_agree_with_the_fast_generator() {
+        fn sorted(board: &Board, moves: &[crate::Move]) -> Vec<String> {
+            ucis(board, moves)
+        }
+        fn walk(board: &Board, depth: u32) {
+            let mut general = board.clone();
+            general.regular = false;
+            assert_eq!(
+                sorted(board, &board.legal_moves()),
+                sorted(board, &general.legal_moves())
+            );
+            assert_eq!(
+                sorted(board, &board.pseudo_legal_moves()),
+                sorted(board, &general.pseudo_legal_moves())
+            );
+            assert_eq!(board.checkers(), general.checkers());
+            assert_eq!(board.legal_ep_square(), general.legal_ep_square());
+            for &m in board.pseudo_legal_moves().iter() {
+                assert_eq!(board.is_into_check(m), general.is_into_check(m), "{m:?}");
+            }
+            if depth > 0 {
+                for &m in board.legal_moves().iter() {
+                    walk(&board.after(m), depth - 1);
+                }
+            }
+        }
+        for (fen, chess960) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            ("8/8/8/K1pP3q/8/8/8/7k w - c6 0 1", false),
+            ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
+        ] {
+            walk(&Board::from_fen(fen, chess960).unwrap(), 2);
+        }
+    }
+
+    #[test]
+    fn pseudo_legal_pushes_and_pops_restore_the_game() {
+        let mut game = crate::Game::default();
+        for uci in ["e2e4", "d7d5", "f1b5"] {
+            game.push_uci(UciMove::parse(uci).unwrap()).unwrap();
+        }
+        let before = game.board().clone();
+        // Black ignores the check: pseudo-legal, pushed, and the position says so.
+        game.push_uci(UciMove::parse("a7a6").unwrap()).unwrap();
+        assert!(game.board().was_into_check() && !game.board().is_regular());
+        assert_eq!(game.board().status(), Status::OPPOSITE_CHECK);
+        game.push_uci(UciMove::parse("b5e8").unwrap()).unwrap();
+        assert_eq!(game.board().status(), Status::NO_BLACK_KING);
+        assert!(game.push_uci(UciMove::parse("a6a4").unwrap()).is_err());
+        game.pop();
+        game.pop();
+        assert_eq!(*game.board(), before);
+        assert!(game.board().is_regular());
+        // A null move out of check is no longer regular either.
+        game.push_uci(UciMove::NULL).unwrap();
+        assert_eq!(game.board().status(), Status::OPPOSITE_CHECK);
+    }
 }
