@@ -287,12 +287,8 @@ impl Game {
             return None;
         }
         if !self.board.is_regular() {
-            // python-chess's `is_legal` (pseudo-legal and not into check) can disagree with its
-            // generator on such boards (a promoted king counts for one and not the other).
-            let board = &self.board;
-            return board
-                .find_pseudo_legal(uci)
-                .filter(|&m| !board.is_into_check(m));
+            // python-chess's `is_legal`, which can disagree with its generator on such boards.
+            return self.board.find_legal(uci);
         }
         match self.legal.get() {
             // Exact from/to/promotion first (the common case); the full rules only for
@@ -314,10 +310,10 @@ impl Game {
         if uci.is_null() {
             return Ok(Move::NULL);
         }
-        let uci = self.board.normalize_castling(uci);
-        self.find_legal(uci)
+        let normalized = self.board.normalize_castling(uci);
+        self.find_legal(normalized)
             // Listed by python-chess's generator though `is_legal` says no (see `find_legal`).
-            .or_else(|| (!self.board.is_regular()).then(|| self.board.find_legal(uci))?)
+            .or_else(|| (!self.board.is_regular()).then(|| self.board.find_listed(normalized))?)
             .ok_or_else(|| MoveError::Illegal {
                 text: uci.to_string(),
                 fen: self.board.fen(),
@@ -437,16 +433,14 @@ impl Game {
     /// leaves the mover's king in check (`was_into_check` then tells). A move that is not even
     /// pseudo-legal is refused, and the game is unchanged.
     pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
-        let uci = if uci.is_null() {
-            uci
-        } else {
-            self.board.normalize_castling(uci)
-        };
         if let Ok(m) = self.resolve_uci(uci) {
             self.play(m);
             return Ok(m);
         }
-        match self.board.find_pseudo_legal(uci) {
+        match self
+            .board
+            .find_pseudo_legal(self.board.normalize_castling(uci))
+        {
             Some(m) => {
                 self.play_pseudo_legal(m);
                 Ok(m)

@@ -237,13 +237,14 @@ impl Board {
         let (role, file, rank, to, promotion) = match san {
             San::Null => return Ok(None),
             San::Castle { king_side } => {
-                let kings = if self.is_regular() {
-                    Bitboard::from_square(self.king_of(self.turn()))
+                // python-chess takes the first castling move its castling generator lists.
+                let moves = if self.is_regular() {
+                    let king = Bitboard::from_square(self.king_of(self.turn()));
+                    self.legal_moves_masked(king, Bitboard::FULL)
                 } else {
-                    self.pieces(self.turn(), Role::King)
+                    self.castling_moves(Bitboard::FULL, Bitboard::FULL)
                 };
-                return self
-                    .legal_moves_masked(kings, Bitboard::FULL)
+                return moves
                     .iter()
                     .copied()
                     .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == king_side)

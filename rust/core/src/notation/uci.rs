@@ -135,6 +135,22 @@ impl Board {
         if uci.is_null() {
             return None;
         }
+        if !self.is_regular() {
+            // python-chess's `is_legal`: pseudo-legal and not into check. On such boards its
+            // generator can list moves this rejects and the other way round (several kings,
+            // promoted kings), see `find_listed`.
+            return self
+                .find_pseudo_legal(uci)
+                .filter(|&m| !self.is_into_check(m));
+        }
+        self.find_listed(uci)
+    }
+
+    /// The move `uci` stands for among those python-chess's legal-move generator lists.
+    pub(crate) fn find_listed(&self, uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
         let from = crate::Bitboard::from_square(uci.from);
         self.legal_moves_masked(from, crate::Bitboard::FULL)
             .iter()
