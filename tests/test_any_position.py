@@ -353,3 +353,42 @@ def test_strict_uses_still_refuse_invalid_positions() -> None:
     board = pychess_rs.Board("4k3/8/8/8/8/8/8/8 w - - 0 1")
     assert board._position_error() == "there is no white king"
     assert pychess_rs.Board()._position_error() is None
+
+
+def test_promoted_marks_are_kept_and_written_on_request() -> None:
+    fen = "4k3/1P6/8/8/8/8/8/4K2Q~ w - - 0 1"
+    ours, oracle = pychess_rs.Board(fen), chess.Board(fen)
+    assert ours.promoted == oracle.promoted == chess.BB_H1
+    for kwargs in [{}, {"promoted": True}, {"promoted": False}]:
+        assert ours.fen(**kwargs) == oracle.fen(**kwargs)  # type: ignore[arg-type]
+        assert ours.epd(**kwargs) == oracle.epd(**kwargs)  # type: ignore[arg-type]
+    assert ours.board_fen(promoted=True) == oracle.board_fen(promoted=True)
+    for board in (ours, oracle):
+        board.push_uci("b7b8n")
+    assert ours.promoted == oracle.promoted == chess.BB_H1 | chess.BB_B8
+    assert ours.fen(promoted=True) == oracle.fen(promoted=True)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1",  # rights kept raw
+        "4k3/8/8/8/8/8/8/4K~2R w K - 0 1",  # a promoted king
+        "8/8/8/8/8/8/8/R7 w - e6 0 1",  # no kings, an odd en-passant square
+    ],
+)
+def test_pickling_keeps_positions_of_any_kind(fen: str) -> None:
+    import pickle
+
+    board = pychess_rs.Board(fen)
+    move = next(iter(board.pseudo_legal_moves))
+    board.push(move)
+    again = pickle.loads(pickle.dumps(board))
+    assert again.move_stack == board.move_stack
+    assert again.fen(promoted=True, en_passant="fen") == board.fen(promoted=True, en_passant="fen")
+    assert again.castling_rights == board.castling_rights
+    again.pop()
+    board.pop()
+    assert again.castling_rights == board.castling_rights == chess.Board(fen).castling_rights
+    assert again.promoted == board.promoted
+    assert again.ep_square == board.ep_square

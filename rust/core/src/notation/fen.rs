@@ -346,6 +346,12 @@ impl Board {
 
     /// The placement field, e.g. `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`.
     pub fn board_fen(&self) -> String {
+        self.board_fen_with(false)
+    }
+
+    /// The placement field, with `~` after promoted pieces when `promoted` (python-chess's
+    /// `board_fen(promoted=True)`).
+    pub fn board_fen_with(&self, promoted: bool) -> String {
         let mut out = String::with_capacity(72);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -357,6 +363,9 @@ impl Board {
                             empty = 0;
                         }
                         out.push(piece.char());
+                        if promoted && self.promoted().contains(Square::from_coords(file, rank)) {
+                            out.push('~');
+                        }
                     }
                     None => empty += 1,
                 }

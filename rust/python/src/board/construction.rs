@@ -13,8 +13,9 @@ use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyType};
 
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// What a pickled board carries: root FEN, Chess960 flag, moves in UCI.
-type PickledBoard = (String, bool, Vec<String>);
+/// What a pickled board carries: root FEN (promoted marks included), Chess960 flag, moves in
+/// UCI, and the root's castling rights as set (a FEN writes only the clean ones).
+type PickledBoard = (String, bool, Vec<String>, u64);
 
 fn epd_error(e: EpdError) -> PyErr {
     match e {
@@ -24,6 +25,15 @@ fn epd_error(e: EpdError) -> PyErr {
 }
 
 impl Board {
+    /// `fen` with its placement field written with `~` marks when `promoted` is True.
+    fn with_promoted_marks(&self, fen: String, promoted: Option<bool>) -> String {
+        if promoted != Some(true) {
+            return fen;
+        }
+        let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+        format!("{} {rest}", self.board().board_fen_with(true))
+    }
+
     /// Replaces the placement with `setup`'s, keeping the other fields, and clears the stack
     /// (python-chess's placement editors).
     fn replace_placement(&mut self, setup: &Setup) {
@@ -213,8 +223,8 @@ impl Board {
     /// The FEN. ``en_passant`` is ``'legal'`` (default), ``'fen'`` or ``'xfen'``.
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
-        let _ = promoted;
-        Ok(self.board().fen_with(shredder, ep_mode_arg(en_passant)?))
+        let fen = self.board().fen_with(shredder, ep_mode_arg(en_passant)?);
+        Ok(self.with_promoted_marks(fen, promoted))
     }
 
     /// Replaces the position (and clears the move stack).
@@ -228,8 +238,7 @@ impl Board {
     /// The placement part of the FEN.
     #[pyo3(signature = (*, promoted = false))]
     fn board_fen(&self, promoted: Option<bool>) -> String {
-        let _ = promoted;
-        self.board().board_fen()
+        self.board().board_fen_with(promoted == Some(true))
     }
 
     /// The EPD: the first four FEN fields, then operations given as keyword arguments.
@@ -243,9 +252,9 @@ impl Board {
         promoted: Option<bool>,
         operations: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
-        let _ = promoted;
         let board = self.board();
-        let mut epd = board.epd_with(shredder, ep_mode_arg(en_passant)?);
+        let epd = board.epd_with(shredder, ep_mode_arg(en_passant)?);
+        let mut epd = self.with_promoted_marks(epd, promoted);
         for (opcode, value) in operations.into_iter().flat_map(|ops| ops.iter()) {
             let opcode: String = opcode.extract()?;
             let operation = board
@@ -307,10 +316,22 @@ impl Board {
         self.clone()
     }
 
-    /// Rebuilds a pickled board: root FEN, Chess960 flag and the moves in UCI.
+    /// Rebuilds a pickled board: root FEN, Chess960 flag, the moves in UCI and the root's
+    /// castling rights as set (older pickles have none).
     #[staticmethod]
-    fn _from_moves(fen: &str, chess960: bool, moves: Vec<String>) -> PyResult<Board> {
+    #[pyo3(signature = (fen, chess960, moves, castling_rights = None))]
+    fn _from_moves(
+        fen: &str,
+        chess960: bool,
+        moves: Vec<String>,
+        castling_rights: Option<u64>,
+    ) -> PyResult<Board> {
         let mut board = Board::from_fen_str(fen, chess960)?;
+        if let Some(rights) = castling_rights {
+            board
+                .game
+                .edit_board(|b| b.set_castling_rights(pychess_core::Bitboard(rights)));
+        }
         for m in moves {
             let uci = UciMove::parse(&m).map_err(move_error)?;
             board.game.push_uci(uci).map_err(move_error)?;
@@ -323,9 +344,9 @@ impl Board {
         let chess960 = root.is_chess960();
         let moves = self.game.uci_moves().map(|m| m.to_string()).collect();
         let rebuild = py.get_type::<Board>().getattr("_from_moves")?.unbind();
-        Ok((
-            rebuild,
-            (root.fen_with(chess960, EpMode::Always), chess960, moves),
-        ))
+        let fen = root.fen_with(chess960, EpMode::Always);
+        let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+        let fen = format!("{} {rest}", root.board_fen_with(true));
+        Ok((rebuild, (fen, chess960, moves, root.castling_rights().0)))
     }
 }
