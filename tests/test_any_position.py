@@ -392,3 +392,14 @@ def test_pickling_keeps_positions_of_any_kind(fen: str) -> None:
     assert again.castling_rights == board.castling_rights == chess.Board(fen).castling_rights
     assert again.promoted == board.promoted
     assert again.ep_square == board.ep_square
+
+
+def test_notation_switch_after_pseudo_legal_pushes() -> None:
+    ours, oracle = pychess_rs.Board(), chess.Board()
+    for uci in ["e2e4", "d7d5", "f1b5", "a7a6"]:  # Black ignores the check
+        ours.push(pychess_rs.Move.from_uci(uci))
+        oracle.push(chess.Move.from_uci(uci))
+    ours.chess960 = oracle.chess960 = True
+    same_answers(ours, oracle)
+    copy = ours.copy(stack=1)
+    assert copy.was_into_check() and copy.status() == chess.STATUS_OPPOSITE_CHECK

@@ -375,12 +375,14 @@ impl Game {
         self.stack.iter().map(|ply| ply.before.uci(ply.played))
     }
 
-    /// The same game replayed from `root` (the moves must be legal there, as they are when
-    /// `root` differs from the game's own root only in notation, e.g. the Chess960 flag).
+    /// The same game replayed from `root` (the moves must be pushable there, legal or
+    /// pseudo-legal, as they are when `root` differs from the game's own root only in
+    /// notation, e.g. the Chess960 flag).
     fn replayed(root: Board, moves: impl IntoIterator<Item = Move>) -> Game {
         let mut game = Game::new(root);
         for m in moves {
-            game.play(m);
+            // The moves may have been pseudo-legal ones: keep the regular flag true to them.
+            game.play_pseudo_legal(m);
         }
         game
     }
