@@ -33,9 +33,9 @@ impl Board {
             self.castling = self.clean_castling_rights();
         }
         self.castling_trusted = true;
-        if m.is_null() && self.regular && self.is_check() {
-            // The side that passes stays in check: the position is no longer regular.
-            self.regular = false;
+        if m.is_null() {
+            self.play_null();
+            return;
         }
         self.ep_square = None;
         self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
@@ -44,17 +44,13 @@ impl Board {
         }
         self.turn = !us;
         self.piece_key ^= WHITE_TO_MOVE_KEY;
-        if m.is_null() {
-            if !self.regular {
-                self.refresh_regular();
-            }
-            return;
-        }
 
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
         let moved_promoted = self.promoted.contains(m.from);
-        let mut touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        if self.promoted.nonempty() || m.promotion().is_some() {
+            self.move_promoted_marks(m, us, moved_promoted);
+        }
         match m.kind {
             MoveKind::Castle => {
                 let rook = Piece {
@@ -69,9 +65,6 @@ impl Board {
                 }
                 self.put(m.castle_king_target(), mover);
                 self.put(m.castle_rook_target(), rook);
-                touched = touched
-                    .with(m.castle_king_target())
-                    .with(m.castle_rook_target());
             }
             MoveKind::EnPassant => {
                 let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
@@ -79,7 +72,6 @@ impl Board {
                 if let Some(piece) = self.piece_at(victim) {
                     self.remove(victim, piece);
                 }
-                touched = touched.with(victim);
                 self.remove(m.from, mover);
                 self.put(m.to, mover);
                 self.halfmove_clock = 0;
@@ -125,12 +117,6 @@ impl Board {
                 }
             }
         }
-        if (self.promoted.0 | u64::from(m.promotion().is_some())) != 0 {
-            self.promoted &= !touched;
-            if (moved_promoted || m.promotion().is_some()) && !m.is_castle() {
-                self.promoted = self.promoted.with(m.to);
-            }
-        }
 
         self.castling &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
         if role == Role::King && !moved_promoted {
@@ -138,6 +124,47 @@ impl Board {
         }
         if !self.regular {
             self.refresh_regular();
+        }
+    }
+
+    /// The null move: only the side to move, the clocks and the en-passant square change.
+    fn play_null(&mut self) {
+        if self.regular && self.is_check() {
+            // The side that passes stays in check: the position is no longer regular.
+            self.regular = false;
+        }
+        self.ep_square = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
+        if self.turn == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1).min(MAX_CLOCK);
+        }
+        self.turn = !self.turn;
+        self.piece_key ^= WHITE_TO_MOVE_KEY;
+        if !self.regular {
+            self.refresh_regular();
+        }
+    }
+
+    /// Moves the promoted marks along with `m` (python-chess's `promoted` mask): the squares
+    /// the move empties or fills lose theirs, and the destination gets one if the piece was
+    /// promoted or promotes now. Rare, so kept out of the common path.
+    #[cold]
+    fn move_promoted_marks(&mut self, m: Move, us: Color, moved_promoted: bool) {
+        let mut touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        match m.kind {
+            MoveKind::Castle => {
+                touched = touched
+                    .with(m.castle_king_target())
+                    .with(m.castle_rook_target());
+            }
+            MoveKind::EnPassant => {
+                touched = touched.with(Square::new((m.to.index() as i8 - us.forward()) as u8));
+            }
+            _ => {}
+        }
+        self.promoted &= !touched;
+        if (moved_promoted || m.promotion().is_some()) && !m.is_castle() {
+            self.promoted = self.promoted.with(m.to);
         }
     }
 
