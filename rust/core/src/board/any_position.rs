@@ -353,6 +353,9 @@ impl Board {
 
     /// python-chess's `generate_legal_moves` (the highest king of the side to move decides;
     /// without one, every pseudo-legal move is legal).
+    // Kept out of line: regular boards (the fast path) never come here.
+    #[cold]
+    #[inline(never)]
     pub(super) fn any_legal(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
         let mut pseudo = MoveList::new();
         let Some(king) = self.pieces(self.turn, Role::King).last() else {
@@ -376,6 +379,9 @@ impl Board {
     }
 
     /// python-chess's `is_into_check` for a pseudo-legal move (on any board).
+    // Kept out of line: regular boards (the fast path) never come here.
+    #[cold]
+    #[inline(never)]
     pub(super) fn any_is_into_check(&self, m: Move) -> bool {
         let Some(king) = self.king(self.turn) else {
             return false;
@@ -411,6 +417,9 @@ impl Board {
     }
 
     /// python-chess's `has_legal_en_passant`, as the square.
+    // Kept out of line: regular boards (the fast path) never come here.
+    #[cold]
+    #[inline(never)]
     pub(super) fn any_legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let mut list = MoveList::new();
@@ -676,5 +685,20 @@ mod tests {
         // A null move out of check is no longer regular either.
         game.push_uci(UciMove::NULL).unwrap();
         assert_eq!(game.board().status(), Status::OPPOSITE_CHECK);
+    }
+
+    #[test]
+    fn taking_a_king_takes_its_castling_rights() {
+        // python-chess: the rights of a king taken on its back rank go, whether the taker was
+        // promoted or not (the h8 rook keeps its piece but loses the right).
+        for fen in [
+            "1Q~2k2r/8/8/8/8/8/8/4K3 w k - 0 1",
+            "1R2k2r/8/8/8/8/8/8/4K3 w k - 0 1",
+        ] {
+            let mut b = board(fen);
+            let m = b.find_legal(UciMove::parse("b8e8").unwrap()).unwrap();
+            b.play_unchecked(m);
+            assert_eq!(b.castling_rights().count(), 0, "{fen}");
+        }
     }
 }

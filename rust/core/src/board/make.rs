@@ -26,7 +26,102 @@ impl Board {
     /// [`crate::Game::push`] or check with `legal_moves` first when the move comes from outside.
     /// On a board that is not regular any pseudo-legal move may be played this way (see
     /// [`Board::play_pseudo_legal`] for regular ones).
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        if self.regular && self.promoted.is_empty() && !m.is_null() {
+            self.play_plain(m);
+        } else {
+            self.play_general(m);
+        }
+    }
+
+    /// A move on a regular board without promoted pieces (nearly every move of every game):
+    /// no king is taken, the en-passant victim and the castling rook are where they must be.
+    #[inline]
+    fn play_plain(&mut self, m: Move) {
+        let us = self.turn;
+        self.castling_trusted = true;
+        self.ep_square = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1).min(MAX_CLOCK);
+        }
+        self.turn = !us;
+        self.piece_key ^= WHITE_TO_MOVE_KEY;
+
+        let role = self.role_at(m.from).unwrap_or(Role::Pawn);
+        let mover = Piece { color: us, role };
+        match m.kind {
+            MoveKind::Castle => {
+                let rook = Piece {
+                    color: us,
+                    role: Role::Rook,
+                };
+                self.remove(m.from, mover);
+                self.remove(m.to, rook);
+                self.put(m.castle_king_target(), mover);
+                self.put(m.castle_rook_target(), rook);
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                self.remove(
+                    victim,
+                    Piece {
+                        color: !us,
+                        role: Role::Pawn,
+                    },
+                );
+                self.remove(m.from, mover);
+                self.put(m.to, mover);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::DoubleStep => {
+                self.remove(m.from, mover);
+                self.put(m.to, mover);
+                self.ep_square = Some(Square::new((m.from.index() as i8 + us.forward()) as u8));
+                self.halfmove_clock = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                if let Some(captured) = self.role_at(m.to) {
+                    self.remove(
+                        m.to,
+                        Piece {
+                            color: !us,
+                            role: captured,
+                        },
+                    );
+                    self.halfmove_clock = 0;
+                }
+                self.remove(m.from, mover);
+                let placed = match m.promotion() {
+                    Some(promotion) => {
+                        self.promoted = Bitboard::from_square(m.to);
+                        promotion
+                    }
+                    None => role,
+                };
+                self.put(
+                    m.to,
+                    Piece {
+                        color: us,
+                        role: placed,
+                    },
+                );
+                if role == Role::Pawn {
+                    self.halfmove_clock = 0;
+                }
+            }
+        }
+
+        self.castling &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
+        if role == Role::King {
+            self.castling &= !Bitboard::rank(us.back_rank());
+        }
+    }
+
+    /// Any move on any board, python-chess's `push` to the letter (see `play_plain` for the
+    /// common case).
+    fn play_general(&mut self, m: Move) {
         let us = self.turn;
         if !self.regular {
             // python-chess cleans the rights before the first move of a game.
@@ -48,6 +143,7 @@ impl Board {
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
         let moved_promoted = self.promoted.contains(m.from);
+        let captured_promoted = self.promoted.contains(m.to);
         if self.promoted.nonempty() || m.promotion().is_some() {
             self.move_promoted_marks(m, us, moved_promoted);
         }
@@ -93,7 +189,7 @@ impl Board {
                     );
                     self.halfmove_clock = 0;
                     let king_moves = role == Role::King && !moved_promoted;
-                    if captured == Role::King && !king_moves && !self.promoted.contains(m.to) {
+                    if captured == Role::King && !king_moves && !captured_promoted {
                         // Taking a king (only possible on boards that are not regular) takes
                         // its castling rights, if it stood on its back rank (python-chess
                         // skips this when the taker is a king).

@@ -203,11 +203,17 @@ impl Board {
     #[inline]
     pub fn king_of(&self, color: Color) -> Square {
         if self.regular {
-            if let Some(king) = self.pieces(color, Role::King).first() {
-                return king;
-            }
+            self.regular_king(color)
+        } else {
+            self.king(color).unwrap_or(Square::new(0))
         }
-        self.king(color).unwrap_or(Square::new(0))
+    }
+
+    /// The king of a regular board (which has exactly one per side), for the fast paths.
+    #[inline(always)]
+    pub(crate) fn regular_king(&self, color: Color) -> Square {
+        debug_assert!(self.regular);
+        Square::new((self.pieces(color, Role::King).0.trailing_zeros() & 63) as u8)
     }
 
     /// python-chess's `king()`: the highest square holding a non-promoted king of `color`.
@@ -253,7 +259,7 @@ impl Board {
     #[inline]
     pub fn checkers(&self) -> Bitboard {
         if self.regular {
-            return self.attackers(self.king_of(self.turn), !self.turn);
+            return self.attackers(self.regular_king(self.turn), !self.turn);
         }
         match self.king(self.turn) {
             Some(king) => self.attackers(king, !self.turn),
@@ -350,7 +356,7 @@ impl Board {
     pub(crate) fn is_safe(&self, m: Move) -> bool {
         debug_assert!(!m.is_castle());
         let us = self.turn;
-        let king = self.king_of(us);
+        let king = self.regular_king(us);
         let from = Bitboard::from_square(m.from);
         let to = Bitboard::from_square(m.to);
         let (captured, king_sq) = match m.kind {

@@ -206,7 +206,7 @@ impl Board {
     fn generate_legal(&self, list: &mut impl MoveSink, from_mask: Bitboard, to_mask: Bitboard) {
         let us = self.turn;
         let them = !us;
-        let king = self.king_of(us);
+        let king = self.regular_king(us);
         let ours = self.by_color(us);
         let occupied = self.occupied();
         let checkers = self.attackers(king, them);
@@ -309,7 +309,7 @@ impl Board {
 
     fn generate_castling(&self, list: &mut impl MoveSink, from_mask: Bitboard, to_mask: Bitboard) {
         let us = self.turn;
-        let king = self.king_of(us);
+        let king = self.regular_king(us);
         if !from_mask.contains(king) {
             return;
         }

@@ -296,6 +296,7 @@ impl Board {
     }
 
     /// The clean castling rights computed from the placement, trusted or not.
+    #[cold]
     fn computed_clean_castling_rights(&self) -> Bitboard {
         let mut clean = Bitboard::EMPTY;
         for color in Color::ALL {
