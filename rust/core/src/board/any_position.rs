@@ -352,30 +352,42 @@ impl Board {
     }
 
     /// python-chess's `generate_legal_moves` (the highest king of the side to move decides;
-    /// without one, every pseudo-legal move is legal).
+    /// without one, every pseudo-legal move is legal), into `list`.
     // Kept out of line: regular boards (the fast path) never come here.
     #[cold]
     #[inline(never)]
-    pub(super) fn any_legal(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
-        let mut pseudo = MoveList::new();
+    pub(super) fn any_legal_into(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        list: &mut MoveList,
+    ) {
         let Some(king) = self.pieces(self.turn, Role::King).last() else {
-            self.any_pseudo_legal(from_mask, to_mask, &mut pseudo);
-            return pseudo;
+            self.any_pseudo_legal(from_mask, to_mask, list);
+            return;
         };
         let blockers = self.slider_blockers(king);
         let checkers = self.attackers(king, !self.turn);
+        let mut pseudo = MoveList::new();
         if checkers.nonempty() {
             self.any_evasions(king, checkers, from_mask, to_mask, &mut pseudo);
         } else {
             self.any_pseudo_legal(from_mask, to_mask, &mut pseudo);
         }
-        let mut legal = MoveList::new();
         for &m in pseudo.iter() {
             if self.any_is_safe(king, blockers, m) {
-                legal.push(m);
+                list.push(m);
             }
         }
-        legal
+    }
+
+    /// How many moves `any_legal_into` lists.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn any_legal_count(&self) -> usize {
+        let mut list = MoveList::new();
+        self.any_legal_into(Bitboard::FULL, Bitboard::FULL, &mut list);
+        list.len()
     }
 
     /// python-chess's `is_into_check` for a pseudo-legal move (on any board).

@@ -148,29 +148,31 @@ impl MoveSink for AnyMove {
 impl Board {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
-        if !self.regular {
-            return self.any_legal(Bitboard::FULL, Bitboard::FULL);
-        }
         let mut list = MoveList::new();
-        self.generate_legal(&mut list, Bitboard::FULL, Bitboard::FULL);
+        if self.regular {
+            self.generate_legal(&mut list, Bitboard::FULL, Bitboard::FULL);
+        } else {
+            self.any_legal_into(Bitboard::FULL, Bitboard::FULL, &mut list);
+        }
         list
     }
 
     /// Legal moves from a square of `from_mask` to a square of `to_mask` (for castling,
     /// the rook's square counts as the target, as in python-chess).
     pub fn legal_moves_masked(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
-        if !self.regular {
-            return self.any_legal(from_mask, to_mask);
-        }
         let mut list = MoveList::new();
-        self.generate_legal(&mut list, from_mask, to_mask);
+        if self.regular {
+            self.generate_legal(&mut list, from_mask, to_mask);
+        } else {
+            self.any_legal_into(from_mask, to_mask, &mut list);
+        }
         list
     }
 
     /// How many legal moves (the same rules as `legal_moves`, without listing them).
     pub fn count_legal_moves(&self) -> usize {
         if !self.regular {
-            return self.any_legal(Bitboard::FULL, Bitboard::FULL).len();
+            return self.any_legal_count();
         }
         let mut count = MoveCount(0);
         self.generate_legal(&mut count, Bitboard::FULL, Bitboard::FULL);
@@ -180,7 +182,7 @@ impl Board {
     /// Does the side to move have any legal move? (Stops at the first one found.)
     pub fn has_legal_moves(&self) -> bool {
         if !self.regular {
-            return !self.any_legal(Bitboard::FULL, Bitboard::FULL).is_empty();
+            return self.any_legal_count() > 0;
         }
         let mut any = AnyMove(false);
         self.generate_legal(&mut any, Bitboard::FULL, Bitboard::FULL);
@@ -342,10 +344,11 @@ impl Board {
     /// Every pseudo-legal move: moves that follow the pieces' rules but may leave the king in
     /// check. Castling is included only when legal, as in python-chess.
     pub fn pseudo_legal_moves(&self) -> MoveList {
-        if !self.regular {
-            return self.pseudo_legal_moves_masked(Bitboard::FULL, Bitboard::FULL);
-        }
         let mut list = MoveList::new();
+        if !self.regular {
+            self.any_pseudo_legal(Bitboard::FULL, Bitboard::FULL, &mut list);
+            return list;
+        }
         let us = self.turn;
         let ours = self.by_color(us);
         let occupied = self.occupied();
