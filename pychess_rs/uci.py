@@ -442,6 +442,9 @@ class UciSession:
                 board = Board(fen, chess960=chess960)
             except ValueError as e:
                 raise _CommandError(f"position: bad FEN {_quote(fen)}: {e}") from None
+            problem = board._position_error()
+            if problem is not None:
+                raise _CommandError(f"position: bad FEN {_quote(fen)}: illegal position: {problem}")
         else:
             raise _CommandError(f"position: expected 'startpos' or 'fen', got {_quote(args[0])}")
         for number, text in enumerate(args[moves_at + 1 :], start=1):

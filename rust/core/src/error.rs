@@ -89,6 +89,14 @@ pub enum MoveError {
         /// The position, as FEN.
         fen: String,
     },
+    /// A move `push` refuses: not even pseudo-legal (`IllegalMoveError`; python-chess would
+    /// push it and corrupt its board).
+    NotPseudoLegal {
+        /// The move as given.
+        text: String,
+        /// The position, as FEN.
+        fen: String,
+    },
     /// No legal move goes from/to the squares asked for (python-chess's `find_move`).
     NoMatchingMove {
         /// The move asked for, promotion default applied.
@@ -121,6 +129,12 @@ impl fmt::Display for MoveError {
             MoveError::Illegal { text, fen } => {
                 write!(f, "illegal move {} in {fen}", py_repr(text))
             }
+            MoveError::NotPseudoLegal { text, fen } => write!(
+                f,
+                "illegal move {} in {fen} (push takes pseudo-legal moves and null moves; this \
+                 one is neither)",
+                py_repr(text)
+            ),
             MoveError::NoMatchingMove { uci, fen } => {
                 write!(f, "no matching legal move for {uci} in {fen}")
             }

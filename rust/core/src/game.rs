@@ -192,7 +192,8 @@ impl PartialEq for Game {
 
 impl Game {
     /// A game starting at `board`, with no moves played.
-    pub fn new(board: Board) -> Game {
+    pub fn new(mut board: Board) -> Game {
+        board.set_castling_trusted(false);
         let root_record = PositionRecord {
             key: board.repetition_key(),
             segment: 0,
@@ -238,7 +239,7 @@ impl Game {
             .get(index + 1)
             .map_or(&self.board, |next| &next.before);
         let irreversible = (!ply.played.is_null() && after.halfmove_clock() == 0)
-            || after.castling_rights() != ply.before.castling_rights()
+            || after.castling_rights() != ply.before.clean_castling_rights()
             || ply.before.legal_ep_square().is_some();
         let segment = if irreversible {
             index as u32 + 1
@@ -285,6 +286,10 @@ impl Game {
         if uci.is_null() {
             return None;
         }
+        if !self.board.is_regular() {
+            // python-chess's `is_legal`, which can disagree with its generator on such boards.
+            return self.board.find_legal(uci);
+        }
         match self.legal.get() {
             // Exact from/to/promotion first (the common case); the full rules only for
             // castling written king-to-target.
@@ -305,7 +310,10 @@ impl Game {
         if uci.is_null() {
             return Ok(Move::NULL);
         }
-        self.find_legal(self.board.normalize_castling(uci))
+        let normalized = self.board.normalize_castling(uci);
+        self.find_legal(normalized)
+            // Listed by python-chess's generator though `is_legal` says no (see `find_legal`).
+            .or_else(|| (!self.board.is_regular()).then(|| self.board.find_listed(normalized))?)
             .ok_or_else(|| MoveError::Illegal {
                 text: uci.to_string(),
                 fen: self.board.fen(),
@@ -367,12 +375,14 @@ impl Game {
         self.stack.iter().map(|ply| ply.before.uci(ply.played))
     }
 
-    /// The same game replayed from `root` (the moves must be legal there, as they are when
-    /// `root` differs from the game's own root only in notation, e.g. the Chess960 flag).
+    /// The same game replayed from `root` (the moves must be pushable there, legal or
+    /// pseudo-legal, as they are when `root` differs from the game's own root only in
+    /// notation, e.g. the Chess960 flag).
     fn replayed(root: Board, moves: impl IntoIterator<Item = Move>) -> Game {
         let mut game = Game::new(root);
         for m in moves {
-            game.play(m);
+            // The moves may have been pseudo-legal ones: keep the regular flag true to them.
+            game.play_pseudo_legal(m);
         }
         game
     }
@@ -420,12 +430,61 @@ impl Game {
         });
     }
 
-    /// Plays a move given in UCI form, checking that it is legal (castling may be given as
-    /// `e1g1` or `e1h1`). The null move is always accepted, as in python-chess.
+    /// Plays a move given in UCI form as python-chess's `push` takes it: a legal move
+    /// (castling may be given as `e1g1` or `e1h1`), the null move, or a pseudo-legal move that
+    /// leaves the mover's king in check (`was_into_check` then tells). A move that is not even
+    /// pseudo-legal is refused, and the game is unchanged.
     pub fn push_uci(&mut self, uci: UciMove) -> Result<Move, MoveError> {
-        let m = self.resolve_uci(uci)?;
-        self.play(m);
-        Ok(m)
+        if let Ok(m) = self.resolve_uci(uci) {
+            self.play(m);
+            return Ok(m);
+        }
+        match self
+            .board
+            .find_pseudo_legal(self.board.normalize_castling(uci))
+        {
+            Some(m) => {
+                self.play_pseudo_legal(m);
+                Ok(m)
+            }
+            None => Err(MoveError::NotPseudoLegal {
+                text: uci.to_string(),
+                fen: self.board.fen(),
+            }),
+        }
+    }
+
+    /// Plays the pseudo-legal move `m` (from `Board::find_pseudo_legal`), legal or not.
+    pub fn play_pseudo_legal(&mut self, m: Move) {
+        let before = self.board.clone();
+        self.board.play_pseudo_legal(m);
+        let legal_before = std::mem::take(&mut self.legal);
+        self.stack.push(Ply {
+            before,
+            played: m,
+            legal_before,
+        });
+    }
+
+    /// Changes the current position in place without touching the move stack (python-chess's
+    /// writable `turn`, `castling_rights`, `ep_square` and clocks): `pop` still goes back to
+    /// the position before the last move.
+    pub fn edit_board(&mut self, edit: impl FnOnce(&mut Board)) {
+        edit(&mut self.board);
+        self.board.refresh();
+        self.legal = OnceLock::new();
+        if self.stack.is_empty() {
+            self.root_record.key = self.board.repetition_key();
+        } else {
+            let ledger = self
+                .ledger
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
+            if ledger.positions.len() == self.stack.len() {
+                // Counted under its old key: count it again when next asked.
+                ledger.uncount_last();
+            }
+        }
     }
 
     /// Takes back the last move.

@@ -22,7 +22,7 @@ mod outcome;
 pub mod perft;
 mod types;
 
-pub use board::{Board, DiagramStyle, MoveList, PositionError, Setup};
+pub use board::{Board, DiagramStyle, MoveList, PositionError, Setup, Status};
 pub use error::{FenError, FenErrorKind, MoveError};
 pub use game::Game;
 pub use notation::{parse_fen, EpMode, San, UciMove};

@@ -183,7 +183,7 @@ fn timed_searches<'a>(
     let mut nodes = 0;
     let start = Instant::now();
     for &(fen, chess960) in positions {
-        let Ok(board) = Board::from_fen(fen, chess960) else {
+        let Ok(board) = Board::from_fen_strict(fen, chess960) else {
             continue;
         };
         engine.clear();
@@ -205,7 +205,8 @@ mod tests {
     #[test]
     fn every_bench_position_is_valid() {
         for (fen, chess960) in BENCH_FENS {
-            let board = Board::from_fen(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let board =
+                Board::from_fen_strict(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
             assert!(board.has_legal_moves(), "{fen}");
         }
     }

@@ -4,7 +4,7 @@ use crate::errors::move_error;
 use crate::moves::as_move;
 use pychess_core::notation::epd::EpdValue;
 use pychess_core::notation::uci::is_drop;
-use pychess_core::{Board, Color, EpMode, MoveError, Square, UciMove};
+use pychess_core::{Board, Color, EpMode, MoveError, Piece, Role, Square, UciMove};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -44,6 +44,26 @@ pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<UciMove> {
                 .unwrap_or_default()
         ))),
     }
+}
+
+/// Is the argument a drop (python-chess's `Move.drop` set)? Never pushable on our boards.
+pub(crate) fn has_drop(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    match value.getattr_opt("drop")? {
+        Some(drop) => Ok(!drop.is_none()),
+        None => Ok(false),
+    }
+}
+
+/// A piece argument: anything with python-chess's `piece_type` and `color` attributes.
+pub(crate) fn piece_arg(value: &Bound<'_, PyAny>) -> PyResult<Piece> {
+    let piece_type: u8 = value.getattr("piece_type")?.extract()?;
+    let white: bool = value.getattr("color")?.extract()?;
+    let role = Role::from_number(piece_type)
+        .ok_or_else(|| PyValueError::new_err(format!("invalid piece type: {piece_type}")))?;
+    Ok(Piece {
+        color: Color::from_white(white),
+        role,
+    })
 }
 
 /// A UCI string given to a board: drops (`N@e4`) are illegal here, not malformed.

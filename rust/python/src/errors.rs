@@ -41,6 +41,7 @@ pub(crate) fn move_error(e: MoveError) -> PyErr {
     match e {
         MoveError::Invalid { .. } => InvalidMoveError::new_err(message),
         MoveError::Illegal { .. }
+        | MoveError::NotPseudoLegal { .. }
         | MoveError::NoMatchingMove { .. }
         | MoveError::IllegalInLine { .. } => IllegalMoveError::new_err(message),
         MoveError::Ambiguous { .. } => AmbiguousMoveError::new_err(message),

@@ -24,8 +24,23 @@ impl Board {
 
     /// Plays `m`, which must be legal in this position (or the null move). Use
     /// [`crate::Game::push`] or check with `legal_moves` first when the move comes from outside.
+    /// On a board that is not regular any pseudo-legal move may be played this way (see
+    /// [`Board::play_pseudo_legal`] for regular ones).
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        if self.regular && self.promoted.is_empty() && !m.is_null() {
+            self.play_plain(m);
+        } else {
+            self.play_general(m);
+        }
+    }
+
+    /// A move on a regular board without promoted pieces (nearly every move of every game):
+    /// no king is taken, the en-passant victim and the castling rook are where they must be.
+    #[inline]
+    fn play_plain(&mut self, m: Move) {
         let us = self.turn;
+        self.castling_trusted = true;
         self.ep_square = None;
         self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
         if us == Color::Black {
@@ -33,9 +48,6 @@ impl Board {
         }
         self.turn = !us;
         self.piece_key ^= WHITE_TO_MOVE_KEY;
-        if m.is_null() {
-            return;
-        }
 
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
@@ -81,7 +93,13 @@ impl Board {
                     self.halfmove_clock = 0;
                 }
                 self.remove(m.from, mover);
-                let placed = m.promotion().unwrap_or(role);
+                let placed = match m.promotion() {
+                    Some(promotion) => {
+                        self.promoted = Bitboard::from_square(m.to);
+                        promotion
+                    }
+                    None => role,
+                };
                 self.put(
                     m.to,
                     Piece {
@@ -98,6 +116,161 @@ impl Board {
         self.castling &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
         if role == Role::King {
             self.castling &= !Bitboard::rank(us.back_rank());
+        }
+    }
+
+    /// Any move on any board, python-chess's `push` to the letter (see `play_plain` for the
+    /// common case).
+    fn play_general(&mut self, m: Move) {
+        let us = self.turn;
+        if !self.regular {
+            // python-chess cleans the rights before the first move of a game.
+            self.castling = self.clean_castling_rights();
+        }
+        self.castling_trusted = true;
+        if m.is_null() {
+            self.play_null();
+            return;
+        }
+        self.ep_square = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1).min(MAX_CLOCK);
+        }
+        self.turn = !us;
+        self.piece_key ^= WHITE_TO_MOVE_KEY;
+
+        let role = self.role_at(m.from).unwrap_or(Role::Pawn);
+        let mover = Piece { color: us, role };
+        let moved_promoted = self.promoted.contains(m.from);
+        let captured_promoted = self.promoted.contains(m.to);
+        if self.promoted.nonempty() || m.promotion().is_some() {
+            self.move_promoted_marks(m, us, moved_promoted);
+        }
+        match m.kind {
+            MoveKind::Castle => {
+                let rook = Piece {
+                    color: us,
+                    role: Role::Rook,
+                };
+                self.remove(m.from, mover);
+                // On a regular board our rook; after edits python-chess may castle with a
+                // right whose rook is gone, and removes whatever is there.
+                if let Some(piece) = self.piece_at(m.to) {
+                    self.remove(m.to, piece);
+                }
+                self.put(m.castle_king_target(), mover);
+                self.put(m.castle_rook_target(), rook);
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                // On a regular board an enemy pawn; python-chess removes whatever is there.
+                if let Some(piece) = self.piece_at(victim) {
+                    self.remove(victim, piece);
+                }
+                self.remove(m.from, mover);
+                self.put(m.to, mover);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::DoubleStep => {
+                self.remove(m.from, mover);
+                self.put(m.to, mover);
+                self.ep_square = Some(Square::new((m.from.index() as i8 + us.forward()) as u8));
+                self.halfmove_clock = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                if let Some(captured) = self.role_at(m.to) {
+                    self.remove(
+                        m.to,
+                        Piece {
+                            color: !us,
+                            role: captured,
+                        },
+                    );
+                    self.halfmove_clock = 0;
+                    let king_moves = role == Role::King && !moved_promoted;
+                    if captured == Role::King && !king_moves && !captured_promoted {
+                        // Taking a king (only possible on boards that are not regular) takes
+                        // its castling rights, if it stood on its back rank (python-chess
+                        // skips this when the taker is a king).
+                        let their_rank = (!us).back_rank();
+                        if m.to.rank() == their_rank {
+                            self.castling &= !Bitboard::rank(their_rank);
+                        }
+                    }
+                }
+                self.remove(m.from, mover);
+                let placed = m.promotion().unwrap_or(role);
+                self.put(
+                    m.to,
+                    Piece {
+                        color: us,
+                        role: placed,
+                    },
+                );
+                if role == Role::Pawn {
+                    self.halfmove_clock = 0;
+                }
+            }
+        }
+
+        self.castling &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
+        if role == Role::King && !moved_promoted {
+            self.castling &= !Bitboard::rank(us.back_rank());
+        }
+        if !self.regular {
+            self.refresh_regular();
+        }
+    }
+
+    /// The null move: only the side to move, the clocks and the en-passant square change.
+    fn play_null(&mut self) {
+        if self.regular && self.is_check() {
+            // The side that passes stays in check: the position is no longer regular.
+            self.regular = false;
+        }
+        self.ep_square = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1).min(MAX_CLOCK);
+        if self.turn == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1).min(MAX_CLOCK);
+        }
+        self.turn = !self.turn;
+        self.piece_key ^= WHITE_TO_MOVE_KEY;
+        if !self.regular {
+            self.refresh_regular();
+        }
+    }
+
+    /// Moves the promoted marks along with `m` (python-chess's `promoted` mask): the squares
+    /// the move empties or fills lose theirs, and the destination gets one if the piece was
+    /// promoted or promotes now. Rare, so kept out of the common path.
+    #[cold]
+    fn move_promoted_marks(&mut self, m: Move, us: Color, moved_promoted: bool) {
+        let mut touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        match m.kind {
+            MoveKind::Castle => {
+                touched = touched
+                    .with(m.castle_king_target())
+                    .with(m.castle_rook_target());
+            }
+            MoveKind::EnPassant => {
+                touched = touched.with(Square::new((m.to.index() as i8 - us.forward()) as u8));
+            }
+            _ => {}
+        }
+        self.promoted &= !touched;
+        if (moved_promoted || m.promotion().is_some()) && !m.is_castle() {
+            self.promoted = self.promoted.with(m.to);
+        }
+    }
+
+    /// Plays the pseudo-legal move `m` (python-chess's `push` without a legality check):
+    /// the mover's king may be left in check, which `was_into_check` then tells.
+    pub fn play_pseudo_legal(&mut self, m: Move) {
+        let was_regular = self.regular;
+        self.play_unchecked(m);
+        if was_regular {
+            self.refresh_regular();
         }
     }
 

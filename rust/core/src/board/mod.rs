@@ -1,19 +1,26 @@
 //! The position: piece placement, side to move, castling rights, en-passant square and
 //! clocks, with the accessors every other module reads.
 //!
-//! A `Board` is always *valid* in the sense of python-chess's `status()` (one king each, no
-//! pawns on the back ranks, clean castling rights, a plausible en-passant square, the side
-//! not to move not in check), because the only ways to get one are `Board::default`,
-//! [`Board::from_setup`] (which validates) and playing legal moves.
+//! A `Board` holds any position python-chess can hold: no king or several, pawns on the back
+//! ranks, the side not to move in check, castling rights as written. Most positions are
+//! *regular* (one king each, no pawns on the back ranks, clean castling rights, a plausible
+//! en-passant square, the side not to move not in check: what [`Board::from_setup`] accepts);
+//! the board keeps a flag saying so. Regular positions use the fast generator of `movegen`,
+//! the others the python-chess-faithful rules of `any_position`. Playing a legal move keeps a
+//! regular position regular, so the flag is recomputed only after edits and after moves that
+//! were not legal.
 
+mod any_position;
 mod classify;
 mod display;
+mod edit;
 mod make;
 mod movegen;
 mod polyglot_keys;
 mod validate;
 mod zobrist;
 
+pub use any_position::Status;
 pub use display::DiagramStyle;
 pub use movegen::MoveList;
 pub use validate::{PositionError, Setup};
@@ -26,21 +33,50 @@ use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
 pub(crate) const MAX_CLOCK: u64 = u64::MAX - 1;
 
 /// A chess position (no history: see [`crate::Game`] for that).
-#[derive(Clone, PartialEq, Eq, Debug)]
+///
+/// `==` compares every field a FEN can write with the en-passant square as stored (see
+/// [`Board::same_position`] for python-chess's equality), but not the promoted marks, which a
+/// FEN shows only on request.
+#[derive(Clone, Debug)]
 pub struct Board {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
     turn: Color,
-    /// The rooks that may still castle (python-chess's `castling_rights`), always clean.
+    /// The rooks that may still castle (python-chess's `castling_rights`), as given: clean on
+    /// a regular board, possibly not otherwise (see `clean_castling_rights`).
     castling: Bitboard,
     /// Set after every double step, legal capture or not (python-chess's `ep_square`).
     ep_square: Option<Square>,
     halfmove_clock: u64,
     fullmove_number: u64,
     chess960: bool,
+    /// Pieces that got there by promotion (python-chess's `promoted`): a promoted king is no
+    /// king for `king()` or castling.
+    promoted: Bitboard,
+    /// Is the position regular (see the module documentation)? Decides which generator runs.
+    regular: bool,
+    /// Were moves played to reach this board (python-chess: is the move stack non-empty)?
+    /// python-chess cleans the castling rights when it pushes and from then on takes them as
+    /// they are, even when edited.
+    castling_trusted: bool,
     /// Polyglot key of the placement and side to move, kept up to date by `play`.
     piece_key: u64,
 }
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.by_role == other.by_role
+            && self.by_color == other.by_color
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.chess960 == other.chess960
+    }
+}
+
+impl Eq for Board {}
 
 impl Default for Board {
     /// The standard starting position.
@@ -86,9 +122,13 @@ impl Board {
         self.chess960
     }
 
-    /// Switches Chess960 notation on or off; the position itself does not change.
+    /// Switches Chess960 notation on or off; the placement does not change, but which
+    /// castling rights are clean may (python-chess keeps only corner rooks in standard chess).
     pub fn set_chess960(&mut self, chess960: bool) {
-        self.chess960 = chess960;
+        if self.chess960 != chess960 {
+            self.chess960 = chess960;
+            self.refresh_regular();
+        }
     }
 
     /// All occupied squares.
@@ -158,12 +198,42 @@ impl Board {
         Some(Piece { color, role })
     }
 
-    /// The square of `color`'s king. Always present on a valid board.
+    /// The square of `color`'s king on a regular board (which has exactly one). On other
+    /// boards this is [`Board::king`]'s answer, or a1 when that is `None`: ask `king` there.
     #[inline]
     pub fn king_of(&self, color: Color) -> Square {
-        self.pieces(color, Role::King)
-            .first()
-            .expect("a valid board has a king of each colour")
+        if self.regular {
+            self.regular_king(color)
+        } else {
+            self.king(color).unwrap_or(Square::new(0))
+        }
+    }
+
+    /// The king of a regular board (which has exactly one per side), for the fast paths.
+    #[inline(always)]
+    pub(crate) fn regular_king(&self, color: Color) -> Square {
+        debug_assert!(self.regular);
+        Square::new((self.pieces(color, Role::King).0.trailing_zeros() & 63) as u8)
+    }
+
+    /// python-chess's `king()`: the highest square holding a non-promoted king of `color`.
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        (self.pieces(color, Role::King) & !self.promoted).last()
+    }
+
+    /// Pieces marked as promoted (python-chess's `promoted` mask).
+    #[inline]
+    pub fn promoted(&self) -> Bitboard {
+        self.promoted
+    }
+
+    /// Is the position regular: one king each, no pawn on a back rank, clean castling rights,
+    /// a plausible en-passant square, the side not to move not in check? Such positions get the
+    /// fast generator; python-chess's `is_valid` asks more (see [`Board::status`]).
+    #[inline]
+    pub fn is_regular(&self) -> bool {
+        self.regular
     }
 
     /// Pieces of `attacker` that attack `sq`, given `occupied` (which may differ from the
@@ -185,10 +255,16 @@ impl Board {
         self.attackers_with(sq, attacker, self.occupied())
     }
 
-    /// Pieces giving check to the side to move.
+    /// Pieces giving check to the side to move (none when it has no king).
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.attackers(self.king_of(self.turn), !self.turn)
+        if self.regular {
+            return self.attackers(self.regular_king(self.turn), !self.turn);
+        }
+        match self.king(self.turn) {
+            Some(king) => self.attackers(king, !self.turn),
+            None => Bitboard::EMPTY,
+        }
     }
 
     /// Is the side to move in check?
@@ -208,7 +284,7 @@ impl Board {
     /// The line along which `sq` is pinned to `color`'s king, or `Bitboard::FULL` when it
     /// is not (python-chess's `pin`: the square need not hold a piece of `color`).
     pub fn pin_mask(&self, color: Color, sq: Square) -> Bitboard {
-        let Some(king) = self.pieces(color, Role::King).first() else {
+        let Some(king) = self.king(color) else {
             return Bitboard::FULL;
         };
         let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.rook_like())
@@ -229,7 +305,7 @@ impl Board {
         self.by_role == other.by_role
             && self.by_color == other.by_color
             && self.turn == other.turn
-            && self.castling == other.castling
+            && self.clean_castling_rights() == other.clean_castling_rights()
             && self.halfmove_clock == other.halfmove_clock
             && self.fullmove_number == other.fullmove_number
             && (self.ep_square == other.ep_square
@@ -237,15 +313,16 @@ impl Board {
     }
 
     /// The castling rights `color` keeps: (towards the h-file, towards the a-file), i.e.
-    /// python-chess's `has_kingside_castling_rights` and `has_queenside_castling_rights`.
+    /// python-chess's `has_kingside_castling_rights` and `has_queenside_castling_rights`
+    /// (clean rights, compared with the highest non-promoted king on the back rank).
     pub fn castling_sides(&self, color: Color) -> (bool, bool) {
-        let rights = self.castling & Bitboard::rank(color.back_rank());
-        let Some(king) = self.pieces(color, Role::King).first() else {
+        let backrank = Bitboard::rank(color.back_rank());
+        let Some(king) = (self.pieces(color, Role::King) & backrank & !self.promoted).last() else {
             return (false, false);
         };
         let mut sides = (false, false);
-        for rook in rights {
-            if rook.file() > king.file() {
+        for rook in self.clean_castling_rights() & backrank {
+            if rook > king {
                 sides.0 = true;
             } else {
                 sides.1 = true;
@@ -256,6 +333,9 @@ impl Board {
 
     /// The en-passant square if an en-passant capture is legal now.
     pub fn legal_ep_square(&self) -> Option<Square> {
+        if !self.regular {
+            return self.any_legal_ep_square();
+        }
         let ep = self.ep_square?;
         let capturers = self.ep_capturers(ep);
         if capturers.is_empty() {
@@ -272,10 +352,11 @@ impl Board {
     /// Does playing the pseudo-legal, non-castling move `m` leave the mover's king safe?
     /// Used where one move is checked without generating all of them (en passant, whose
     /// removal of two pawns from a rank can expose the king, goes through here too).
+    /// Regular boards only.
     pub(crate) fn is_safe(&self, m: Move) -> bool {
         debug_assert!(!m.is_castle());
         let us = self.turn;
-        let king = self.king_of(us);
+        let king = self.regular_king(us);
         let from = Bitboard::from_square(m.from);
         let to = Bitboard::from_square(m.to);
         let (captured, king_sq) = match m.kind {
@@ -291,20 +372,31 @@ impl Board {
 
     /// The position with colours swapped and the board flipped (python-chess's `mirror`).
     pub fn mirror(&self) -> Board {
-        let flip = |bb: Bitboard| bb.flip_vertical();
-        let mut mirrored = Board {
-            by_role: self.by_role.map(flip),
-            by_color: [flip(self.by_color[1]), flip(self.by_color[0])],
-            turn: !self.turn,
-            castling: flip(self.castling),
-            ep_square: self.ep_square.map(Square::flip_vertical),
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            chess960: self.chess960,
-            piece_key: 0,
-        };
-        mirrored.piece_key = mirrored.compute_piece_key();
+        let mut mirrored = self.transform(Bitboard::flip_vertical);
+        mirrored.by_color.swap(0, 1);
+        mirrored.turn = !self.turn;
+        mirrored.refresh();
         mirrored
+    }
+
+    /// The position with every bitboard (placement, promoted pieces, castling rights, the
+    /// en-passant square) mapped by `f` (python-chess's `transform`). A square `f` maps to
+    /// nothing loses its piece; the en-passant square becomes the highest square of its image.
+    pub fn transform(&self, f: impl Fn(Bitboard) -> Bitboard) -> Board {
+        let by_role = self.by_role.map(&f);
+        let by_color = self.by_color.map(&f);
+        let mut transformed = Board {
+            by_role,
+            by_color,
+            castling: f(self.castling),
+            ep_square: self
+                .ep_square
+                .and_then(|sq| f(Bitboard::from_square(sq)).last()),
+            promoted: f(self.promoted),
+            ..self.clone()
+        };
+        transformed.refresh();
+        transformed
     }
 
     /// The Polyglot key of placement and side to move (the incrementally kept part).

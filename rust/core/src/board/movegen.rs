@@ -32,7 +32,7 @@ impl MoveList {
     }
 
     #[inline]
-    fn push(&mut self, m: Move) {
+    pub(super) fn push(&mut self, m: Move) {
         if let Err(full) = self.inline.try_push(m) {
             self.spill(full.element());
         }
@@ -149,7 +149,11 @@ impl Board {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_legal(&mut list, Bitboard::FULL, Bitboard::FULL);
+        if self.regular {
+            self.generate_legal(&mut list, Bitboard::FULL, Bitboard::FULL);
+        } else {
+            self.any_legal_into(Bitboard::FULL, Bitboard::FULL, &mut list);
+        }
         list
     }
 
@@ -157,12 +161,19 @@ impl Board {
     /// the rook's square counts as the target, as in python-chess).
     pub fn legal_moves_masked(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_legal(&mut list, from_mask, to_mask);
+        if self.regular {
+            self.generate_legal(&mut list, from_mask, to_mask);
+        } else {
+            self.any_legal_into(from_mask, to_mask, &mut list);
+        }
         list
     }
 
     /// How many legal moves (the same rules as `legal_moves`, without listing them).
     pub fn count_legal_moves(&self) -> usize {
+        if !self.regular {
+            return self.any_legal_count();
+        }
         let mut count = MoveCount(0);
         self.generate_legal(&mut count, Bitboard::FULL, Bitboard::FULL);
         count.0
@@ -170,6 +181,9 @@ impl Board {
 
     /// Does the side to move have any legal move? (Stops at the first one found.)
     pub fn has_legal_moves(&self) -> bool {
+        if !self.regular {
+            return self.any_legal_count() > 0;
+        }
         let mut any = AnyMove(false);
         self.generate_legal(&mut any, Bitboard::FULL, Bitboard::FULL);
         any.0
@@ -194,7 +208,7 @@ impl Board {
     fn generate_legal(&self, list: &mut impl MoveSink, from_mask: Bitboard, to_mask: Bitboard) {
         let us = self.turn;
         let them = !us;
-        let king = self.king_of(us);
+        let king = self.regular_king(us);
         let ours = self.by_color(us);
         let occupied = self.occupied();
         let checkers = self.attackers(king, them);
@@ -297,7 +311,7 @@ impl Board {
 
     fn generate_castling(&self, list: &mut impl MoveSink, from_mask: Bitboard, to_mask: Bitboard) {
         let us = self.turn;
-        let king = self.king_of(us);
+        let king = self.regular_king(us);
         if !from_mask.contains(king) {
             return;
         }
@@ -331,6 +345,10 @@ impl Board {
     /// check. Castling is included only when legal, as in python-chess.
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
+        if !self.regular {
+            self.any_pseudo_legal(Bitboard::FULL, Bitboard::FULL, &mut list);
+            return list;
+        }
         let us = self.turn;
         let ours = self.by_color(us);
         let occupied = self.occupied();
@@ -362,8 +380,34 @@ impl Board {
         list
     }
 
+    /// Pseudo-legal moves from `from_mask` to `to_mask`, in python-chess's order (any board).
+    pub fn pseudo_legal_moves_masked(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.any_pseudo_legal(from_mask, to_mask, &mut list);
+        list
+    }
+
+    /// Pseudo-legal en-passant captures from `from_mask` to `to_mask` (python-chess's
+    /// `generate_pseudo_legal_ep`, any board).
+    pub fn pseudo_legal_ep_moves(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.any_pseudo_legal_ep(from_mask, to_mask, &mut list);
+        list
+    }
+
+    /// Castling moves from `from_mask` to `to_mask` (python-chess's `generate_castling_moves`:
+    /// pseudo-legal and legal at once, any board).
+    pub fn castling_moves(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.any_castling(from_mask, to_mask, &mut list);
+        list
+    }
+
     /// Would the pseudo-legal move `m` leave the mover in check?
     pub fn is_into_check(&self, m: Move) -> bool {
+        if !self.regular {
+            return self.any_is_into_check(m);
+        }
         if m.is_castle() {
             return false;
         }

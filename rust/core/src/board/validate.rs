@@ -1,8 +1,10 @@
-//! From a [`Setup`] (what a FEN says, possibly nonsense) to a playable [`Board`].
+//! From a [`Setup`] (what a FEN says, possibly nonsense) to a [`Board`]: strictly (only
+//! regular positions, for engines and UCI) or as python-chess does (anything).
 //!
-//! The checks are python-chess's `Board.status()` flags, minus those that describe positions
-//! no game reaches but whose rules are still well defined (more than 16 pieces or 8 pawns a
-//! side, impossible checks): perft suites use such positions, and we play them correctly.
+//! The strict checks are python-chess's `Board.status()` flags, minus those that describe
+//! positions no game reaches but whose rules are still well defined (more than 16 pieces or 8
+//! pawns a side, impossible checks): perft suites use such positions, and we play them
+//! correctly.
 
 use super::Board;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
@@ -122,6 +124,11 @@ impl Setup {
         self.by_color[piece.color.index()] = self.by_color[piece.color.index()].with(sq);
     }
 
+    /// All occupied squares.
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
     /// The squares of `color`'s pieces of `role`.
     pub fn squares_of(&self, color: Color, role: Role) -> Bitboard {
         self.by_role[role.index()] & self.by_color[color.index()]
@@ -145,6 +152,8 @@ pub enum PositionError {
     InvalidEpSquare(Square),
     /// The side not to move is in check (`STATUS_OPPOSITE_CHECK`).
     OppositeCheck,
+    /// A king is marked as promoted, so python-chess would not count it as a king.
+    PromotedKing(Color),
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -177,6 +186,9 @@ impl fmt::Display for PositionError {
                 )
             }
             PositionError::OppositeCheck => write!(f, "the side not to move is in check"),
+            PositionError::PromotedKing(c) => {
+                write!(f, "the {} king is marked as promoted", color_name(*c))
+            }
         }
     }
 }
@@ -184,74 +196,125 @@ impl fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 impl Board {
-    /// Validates `setup` and builds the board, or says what is wrong with it.
+    /// Validates `setup` and builds the board, or says what is wrong with it: the strict
+    /// constructor, for engines and UCI, which accepts only regular positions.
     pub fn from_setup(setup: &Setup, chess960: bool) -> Result<Board, PositionError> {
-        let mut board = Board {
-            by_role: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
-            turn: setup.turn,
-            castling: Bitboard::EMPTY,
-            ep_square: None,
-            halfmove_clock: setup.halfmove_clock,
-            fullmove_number: setup.fullmove_number.max(1),
-            chess960,
-            piece_key: 0,
-        };
-        board.by_role = setup.by_role;
-        board.by_color = setup.by_color;
-        if board.occupied().is_empty() {
-            return Err(PositionError::Empty);
+        let board = Board::from_setup_unchecked(setup, chess960);
+        match board.irregularity() {
+            Some(error) => Err(error),
+            None => Ok(board),
         }
-        for color in Color::ALL {
-            let kings = board.pieces(color, Role::King);
-            if kings.is_empty() {
-                return Err(PositionError::MissingKing(color));
-            }
-            if kings.more_than_one() {
-                return Err(PositionError::TooManyKings(color));
-            }
-        }
-        if let Some(sq) = (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
-            return Err(PositionError::PawnsOnBackrank(sq));
-        }
-        if setup.castling != board.clean_castling_rights(setup.castling, setup.promoted) {
-            return Err(PositionError::BadCastlingRights);
-        }
-        board.castling = setup.castling;
-        if let Some(ep) = setup.ep_square {
-            if !board.is_plausible_ep_square(ep) {
-                return Err(PositionError::InvalidEpSquare(ep));
-            }
-            board.ep_square = Some(ep);
-        }
-        if board
-            .attackers(board.king_of(!board.turn), board.turn)
-            .nonempty()
-        {
-            return Err(PositionError::OppositeCheck);
-        }
-        board.piece_key = board.compute_piece_key();
-        Ok(board)
     }
 
-    /// The castling rights python-chess would keep from `rights` (`clean_castling_rights`).
-    fn clean_castling_rights(&self, rights: Bitboard, promoted: Bitboard) -> Bitboard {
+    /// Builds the board `setup` describes, whatever it is (python-chess's `Board(fen)`):
+    /// castling rights and the en-passant square are kept as given. Use
+    /// [`Board::status`] to learn what is wrong with it.
+    pub fn from_setup_unchecked(setup: &Setup, chess960: bool) -> Board {
+        let mut board = Board {
+            by_role: setup.by_role,
+            by_color: setup.by_color,
+            turn: setup.turn,
+            castling: setup.castling,
+            ep_square: setup.ep_square,
+            halfmove_clock: setup.halfmove_clock.min(super::MAX_CLOCK),
+            fullmove_number: setup.fullmove_number.clamp(1, super::MAX_CLOCK),
+            chess960,
+            promoted: setup.promoted & setup.occupied(),
+            regular: false,
+            castling_trusted: false,
+            piece_key: 0,
+        };
+        board.refresh();
+        board
+    }
+
+    /// Recomputes what is derived from the position (the piece key and the regular flag),
+    /// after an edit.
+    pub(crate) fn refresh(&mut self) {
+        self.piece_key = self.compute_piece_key();
+        self.refresh_regular();
+    }
+
+    /// Recomputes the regular flag (the piece key is kept up to date by moves).
+    #[inline]
+    pub(crate) fn refresh_regular(&mut self) {
+        // `clean_castling_rights` trusts the flag: clear it before asking.
+        self.regular = false;
+        self.regular = self.irregularity().is_none();
+    }
+
+    /// Why the position is not regular, if it is not (the first reason found).
+    fn irregularity(&self) -> Option<PositionError> {
+        if self.occupied().is_empty() {
+            return Some(PositionError::Empty);
+        }
+        for color in Color::ALL {
+            let kings = self.pieces(color, Role::King);
+            if kings.is_empty() {
+                return Some(PositionError::MissingKing(color));
+            }
+            if kings.more_than_one() {
+                return Some(PositionError::TooManyKings(color));
+            }
+            if (kings & self.promoted).nonempty() {
+                return Some(PositionError::PromotedKing(color));
+            }
+        }
+        if let Some(sq) = (self.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
+            return Some(PositionError::PawnsOnBackrank(sq));
+        }
+        if self.castling != self.computed_clean_castling_rights() {
+            return Some(PositionError::BadCastlingRights);
+        }
+        if let Some(ep) = self.ep_square {
+            if self.valid_ep_square() != Some(ep) {
+                return Some(PositionError::InvalidEpSquare(ep));
+            }
+        }
+        let their_king = self.pieces(!self.turn, Role::King).first()?;
+        if self.attackers(their_king, self.turn).nonempty() {
+            return Some(PositionError::OppositeCheck);
+        }
+        None
+    }
+
+    /// The castling rights python-chess keeps from the raw ones (`clean_castling_rights`):
+    /// rooks on their back rank with their non-promoted king there too, in standard chess on
+    /// the corners with the king on the e-file, in Chess960 the outermost rook on each side.
+    /// Once moves have been played the rights are taken as they are, as python-chess does.
+    pub fn clean_castling_rights(&self) -> Bitboard {
+        if self.regular || self.castling_trusted {
+            return self.castling;
+        }
+        self.computed_clean_castling_rights()
+    }
+
+    /// Says whether moves were played to reach this board (see `clean_castling_rights`);
+    /// [`crate::Game`] keeps it equal to "the move stack is not empty".
+    pub(crate) fn set_castling_trusted(&mut self, trusted: bool) {
+        self.castling_trusted = trusted;
+    }
+
+    /// The clean castling rights computed from the placement, trusted or not.
+    #[cold]
+    fn computed_clean_castling_rights(&self) -> Bitboard {
         let mut clean = Bitboard::EMPTY;
         for color in Color::ALL {
             let backrank = Bitboard::rank(color.back_rank());
-            let mut castling = rights & self.pieces(color, Role::Rook) & backrank;
-            let king = self.pieces(color, Role::King) & backrank & !promoted;
+            let mut castling = self.castling & self.pieces(color, Role::Rook) & backrank;
+            let kings = self.pieces(color, Role::King) & backrank & !self.promoted;
             if !self.chess960 {
                 let corners = Bitboard::from_square(Square::from_coords(0, color.back_rank()))
                     .with(Square::from_coords(7, color.back_rank()));
                 castling &= corners;
-                if !king.contains(Square::from_coords(4, color.back_rank())) {
+                if !kings.contains(Square::from_coords(4, color.back_rank())) {
                     castling = Bitboard::EMPTY;
                 }
                 clean |= castling;
                 continue;
             }
-            let Some(king) = king.first() else {
+            // python-chess compares with the highest king when there are several.
+            let Some(king) = kings.last() else {
                 continue;
             };
             if let Some(a_side) = castling.first() {
@@ -268,18 +331,21 @@ impl Board {
         clean
     }
 
-    /// python-chess's `_valid_ep_square`: right rank, the double-stepped pawn in front, the
-    /// square it passed and the one it came from empty.
-    fn is_plausible_ep_square(&self, ep: Square) -> bool {
+    /// python-chess's `_valid_ep_square`: the en-passant square if it is on the right rank,
+    /// the double-stepped pawn in front of it, it and the square the pawn came from empty.
+    /// (A square of index 0 counts as none, as python-chess's truth test has it.)
+    pub(crate) fn valid_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square.filter(|sq| sq.index() != 0)?;
         let us = self.turn;
         if ep.rank() != if us.is_white() { 5 } else { 2 } {
-            return false;
+            return None;
         }
         let pushed = Square::new((ep.index() as i8 - us.forward()) as u8);
         let origin = Square::new((ep.index() as i8 + us.forward()) as u8);
-        self.pieces(!us, Role::Pawn).contains(pushed)
+        (self.pieces(!us, Role::Pawn).contains(pushed)
             && !self.occupied().contains(ep)
-            && !self.occupied().contains(origin)
+            && !self.occupied().contains(origin))
+        .then_some(ep)
     }
 
     /// The setup this board was built from (for FEN writing and conversions).
@@ -287,6 +353,7 @@ impl Board {
         let mut setup = Setup::empty();
         setup.by_role = self.by_role;
         setup.by_color = self.by_color;
+        setup.promoted = self.promoted;
         setup.turn = self.turn;
         setup.castling = self.castling;
         setup.ep_square = self.ep_square;

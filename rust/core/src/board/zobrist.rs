@@ -57,7 +57,8 @@ impl Board {
                 key ^= POLYGLOT_KEYS[base + 1];
             }
         }
-        if let Some(ep) = self.ep_square {
+        // python-chess's truth test skips an en-passant square of index 0.
+        if let Some(ep) = self.ep_square.filter(|sq| sq.index() != 0) {
             if self.ep_capturers(ep).nonempty() {
                 key ^= ep_file_key(ep);
             }
@@ -69,7 +70,7 @@ impl Board {
     /// castling rooks and a *legal* en-passant capture.
     pub fn repetition_key(&self) -> u64 {
         let mut key = self.piece_key;
-        for sq in self.castling {
+        for sq in self.clean_castling_rights() {
             key ^= CASTLING_SQUARE_KEYS[sq.index()];
         }
         if let Some(ep) = self.legal_ep_square() {

@@ -303,6 +303,10 @@ impl Board {
                         position.play_unchecked(m);
                     }
                 }
+                // python-chess writes best and avoided moves as a sorted set.
+                if opcode == "am" || opcode == "bm" {
+                    sans.sort();
+                }
                 format!("{opcode} {};", sans.join(" "))
             }
         })
@@ -378,7 +382,8 @@ mod tests {
         let line = vec![uci("e2e4"), uci("e7e5"), uci("g1f3")];
         assert_eq!(write("pv", EpdValue::Moves(line)), "pv e4 e5 Nf3;");
         let alternatives = vec![uci("e2e4"), uci("d2d4")];
-        assert_eq!(write("bm", EpdValue::Moves(alternatives)), "bm e4 d4;");
+        // python-chess sorts the SANs of `am`/`bm` lists.
+        assert_eq!(write("bm", EpdValue::Moves(alternatives)), "bm d4 e4;");
         let illegal = board.epd_operation("pv", &EpdValue::Moves(vec![uci("e2e4"), uci("e2e4")]));
         assert!(matches!(illegal, Err(MoveError::Illegal { .. })));
     }

@@ -2,7 +2,8 @@
 //!
 //! Reading follows python-chess's `Board.set_fen` to the letter, so that a FEN is accepted
 //! here exactly when python-chess accepts it (fields after the placement may be left out;
-//! `0` as move number means 1), and then validated like `Board.status()`.
+//! `0` as move number means 1), whatever position it describes: [`Board::status`] tells what
+//! is wrong with one, and [`Board::from_fen_strict`] refuses those an engine cannot play.
 //!
 //! ```
 //! use pychess_core::Board;
@@ -10,6 +11,9 @@
 //! // No black pawn can take on e3, so the en-passant square is not written back.
 //! assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 //! assert!(Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", false).is_err());
+//! // A position without kings is well formed: accepted, but not by the strict reader.
+//! assert!(Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false).is_ok());
+//! assert!(Board::from_fen_strict("8/8/8/8/8/8/8/8 w - - 0 1", false).is_err());
 //! ```
 
 use crate::board::{Board, Setup, MAX_CLOCK};
@@ -225,7 +229,7 @@ fn resolve_castling(field: &str, setup: &Setup) -> Bitboard {
         let backrank = Bitboard::rank(color.back_rank());
         (
             setup.squares_of(color, Role::Rook) & backrank,
-            setup.squares_of(color, Role::King).last(),
+            (setup.squares_of(color, Role::King) & !setup.promoted).last(),
         )
     });
     for flag in field.chars() {
@@ -247,6 +251,15 @@ fn resolve_castling(field: &str, setup: &Setup) -> Bitboard {
         }
     }
     rights
+}
+
+/// Reads a castling field against `setup`'s placement as python-chess's `set_castling_fen`
+/// does (`None` if the field is malformed; an empty field means no rights).
+pub fn parse_castling_field(field: &str, setup: &Setup) -> Option<Bitboard> {
+    if field.is_empty() {
+        return Some(Bitboard::EMPTY);
+    }
+    castling_field_is_well_formed(field).then(|| resolve_castling(field, setup))
 }
 
 /// Parses a FEN into an unvalidated [`Setup`]. Missing trailing fields take python-chess's
@@ -302,8 +315,23 @@ pub fn parse_fen(fen: &str) -> Result<Setup, FenError> {
 }
 
 impl Board {
-    /// Parses and validates a FEN.
+    /// Parses a FEN, as python-chess's `Board(fen)` does: any well-formed FEN is accepted,
+    /// whatever position it describes.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
+        let setup = parse_fen(fen)?;
+        let error = |kind| FenError {
+            fen: fen.to_string(),
+            kind,
+        };
+        check_clock(setup.halfmove_clock, "half-move clock").map_err(error)?;
+        check_clock(setup.fullmove_number, "fullmove number").map_err(error)?;
+        Ok(Board::from_setup_unchecked(&setup, chess960))
+    }
+
+    /// Parses a FEN and accepts only regular positions (one king each, no pawns on the back
+    /// ranks, clean castling rights, a plausible en-passant square, the side not to move not
+    /// in check): what an engine can search.
+    pub fn from_fen_strict(fen: &str, chess960: bool) -> Result<Board, FenError> {
         let setup = parse_fen(fen)?;
         let error = |kind| FenError {
             fen: fen.to_string(),
@@ -318,6 +346,12 @@ impl Board {
 
     /// The placement field, e.g. `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`.
     pub fn board_fen(&self) -> String {
+        self.board_fen_with(false)
+    }
+
+    /// The placement field, with `~` after promoted pieces when `promoted` (python-chess's
+    /// `board_fen(promoted=True)`).
+    pub fn board_fen_with(&self, promoted: bool) -> String {
         let mut out = String::with_capacity(72);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -329,6 +363,9 @@ impl Board {
                             empty = 0;
                         }
                         out.push(piece.char());
+                        if promoted && self.promoted().contains(Square::from_coords(file, rank)) {
+                            out.push('~');
+                        }
                     }
                     None => empty += 1,
                 }
@@ -346,11 +383,17 @@ impl Board {
     /// The castling field: X-FEN (`KQkq`, with file letters where `K`/`Q` would be unclear)
     /// or Shredder-FEN (rook files, `HAha`).
     pub fn castling_fen(&self, shredder: bool) -> String {
+        let clean = self.clean_castling_rights();
         let mut out = String::new();
         for color in Color::ALL {
             let backrank = Bitboard::rank(color.back_rank());
-            let rights = self.castling_rights() & backrank;
-            let king = self.king_of(color);
+            let rights = clean & backrank;
+            // python-chess writes X-FEN letters only for a side with a king.
+            let king = match self.king(color) {
+                Some(king) => king,
+                None if shredder => Square::from_coords(0, 0),
+                None => continue,
+            };
             let rooks = self.pieces(color, Role::Rook) & backrank;
             for rook in rights.collect::<Vec<_>>().into_iter().rev() {
                 let file_letter = rook.file_char();
@@ -387,9 +430,14 @@ impl Board {
         match mode {
             EpMode::Legal => self.legal_ep_square(),
             EpMode::Always => self.ep_square(),
-            EpMode::PseudoLegal => self
+            EpMode::PseudoLegal if self.is_regular() => self
                 .ep_square()
                 .filter(|&ep| self.ep_capturers(ep).nonempty()),
+            EpMode::PseudoLegal => self.ep_square().filter(|_| {
+                !self
+                    .pseudo_legal_ep_moves(Bitboard::FULL, Bitboard::FULL)
+                    .is_empty()
+            }),
         }
     }
 
@@ -533,9 +581,17 @@ mod tests {
             ),
         ];
         for (fen, needle) in cases {
-            let err = Board::from_fen(fen, false).unwrap_err().to_string();
+            let err = Board::from_fen_strict(fen, false).unwrap_err().to_string();
             assert!(err.contains(needle), "{fen}: {err}");
             assert!(err.contains(fen), "{err}");
+            // python-chess raises only for malformed FENs; well-formed ones are boards.
+            let malformed = Board::from_fen(fen, false).is_err();
+            let position = err.contains("king")
+                || err.contains("rank (")
+                || err.contains("rights")
+                || err.contains("does not follow")
+                || err.contains("in check");
+            assert_eq!(malformed, !position, "{fen}: {err}");
         }
     }
 }

@@ -6,6 +6,6 @@ pub mod fen;
 pub mod san;
 pub mod uci;
 
-pub use fen::{parse_fen, EpMode};
+pub use fen::{parse_castling_field, parse_fen, EpMode};
 pub use san::San;
 pub use uci::UciMove;

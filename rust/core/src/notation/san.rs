@@ -237,9 +237,14 @@ impl Board {
         let (role, file, rank, to, promotion) = match san {
             San::Null => return Ok(None),
             San::Castle { king_side } => {
-                let king = self.king_of(self.turn());
-                return self
-                    .legal_moves_masked(Bitboard::from_square(king), Bitboard::FULL)
+                // python-chess takes the first castling move its castling generator lists.
+                let moves = if self.is_regular() {
+                    let king = Bitboard::from_square(self.king_of(self.turn()));
+                    self.legal_moves_masked(king, Bitboard::FULL)
+                } else {
+                    self.castling_moves(Bitboard::FULL, Bitboard::FULL)
+                };
+                return moves
                     .iter()
                     .copied()
                     .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == king_side)

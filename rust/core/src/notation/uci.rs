@@ -147,9 +147,15 @@ impl fmt::Display for UciMove {
 }
 
 impl Board {
-    /// How python-chess shows the legal move `m`: castling as `e1g1` unless Chess960.
+    /// How python-chess shows the legal move `m`: castling as `e1g1` unless Chess960 (only a
+    /// king on the e-file castling with a corner rook is written so: python-chess's
+    /// `_from_chess960`; other castling moves, on edited boards, stay king-takes-rook).
     pub fn uci(&self, m: Move) -> UciMove {
-        let to = if m.is_castle() && !self.is_chess960() {
+        let standard_castle = m.is_castle()
+            && !self.is_chess960()
+            && m.from.file() == 4
+            && (m.to.file() == 0 || m.to.file() == 7);
+        let to = if standard_castle {
             m.castle_king_target()
         } else {
             m.to
@@ -168,15 +174,29 @@ impl Board {
             return false;
         }
         match m.kind {
-            MoveKind::Castle => {
-                uci.to == m.to || (!self.is_chess960() && uci.to == m.castle_king_target())
-            }
+            MoveKind::Castle => uci.to == m.to || uci.to == self.uci(m).to,
             _ => uci.to == m.to,
         }
     }
 
     /// The legal move `uci` stands for, if any, with python-chess's `is_legal` semantics.
     pub fn find_legal(&self, uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
+        if !self.is_regular() {
+            // python-chess's `is_legal`: pseudo-legal and not into check. On such boards its
+            // generator can list moves this rejects and the other way round (several kings,
+            // promoted kings), see `find_listed`.
+            return self
+                .find_pseudo_legal(uci)
+                .filter(|&m| !self.is_into_check(m));
+        }
+        self.find_listed(uci)
+    }
+
+    /// The move `uci` stands for among those python-chess's legal-move generator lists.
+    pub(crate) fn find_listed(&self, uci: UciMove) -> Option<Move> {
         if uci.is_null() {
             return None;
         }

@@ -102,6 +102,8 @@ pub fn reference_resolve(board: &Board, san: San) -> Result<Option<Move>, &'stat
 pub fn normalized(board: &Board) -> (Setup, bool) {
     let mut setup = board.to_setup();
     setup.ep_square = board.legal_ep_square();
+    // A FEN shows promoted marks only on request.
+    setup.promoted = pychess_core::Bitboard::EMPTY;
     (setup, board.is_chess960())
 }
 

@@ -5,15 +5,17 @@ use crate::convert::{ep_mode_arg, epd_value_arg};
 use crate::errors::{fen_error, move_error, InvalidFenError};
 use crate::moves::intern;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
-use pychess_core::{Board as CoreBoard, EpMode, Setup, UciMove};
+use pychess_core::notation::{parse_castling_field, parse_fen};
+use pychess_core::{Board as CoreBoard, Color, EpMode, Setup, UciMove};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyType};
+use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyType};
 
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// What a pickled board carries: root FEN, Chess960 flag, moves in UCI.
-type PickledBoard = (String, bool, Vec<String>);
+/// What a pickled board carries: root FEN (promoted marks included), Chess960 flag, moves in
+/// UCI, and the root's castling rights as set (a FEN writes only the clean ones).
+type PickledBoard = (String, bool, Vec<String>, u64);
 
 fn epd_error(e: EpdError) -> PyErr {
     match e {
@@ -23,6 +25,23 @@ fn epd_error(e: EpdError) -> PyErr {
 }
 
 impl Board {
+    /// `fen` with its placement field written with `~` marks when `promoted` is True.
+    fn with_promoted_marks(&self, fen: String, promoted: Option<bool>) -> String {
+        if promoted != Some(true) {
+            return fen;
+        }
+        let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+        format!("{} {rest}", self.board().board_fen_with(true))
+    }
+
+    /// Replaces the placement with `setup`'s, keeping the other fields, and clears the stack
+    /// (python-chess's placement editors).
+    fn replace_placement(&mut self, setup: &Setup) {
+        let mut board = self.board().clone();
+        board.set_placement_from(setup);
+        *self = Board::new_game(board);
+    }
+
     /// The operations read from an EPD, as the dict python-chess returns.
     fn operations_dict<'py>(
         &self,
@@ -57,10 +76,107 @@ impl Board {
     fn new(fen: Option<String>, chess960: bool) -> PyResult<Board> {
         match fen {
             Some(fen) => Board::from_fen_str(&fen, chess960),
-            None => Err(InvalidFenError::new_err(
-                "Board(None): an empty board has no kings and cannot be played",
-            )),
+            None => Ok(Board::new_game(CoreBoard::empty(chess960))),
         }
+    }
+
+    /// An empty board (no pieces, White to move), like ``Board(None)``.
+    #[classmethod]
+    #[pyo3(signature = (*, chess960 = false))]
+    fn empty(cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Py<PyAny>> {
+        cls.call(
+            (None::<String>,),
+            Some(&[("chess960", chess960)].into_py_dict(cls.py())?),
+        )
+        .map(Bound::unbind)
+    }
+
+    /// Empties the board, White to move, no castling rights or en-passant square, clocks
+    /// reset; clears the move stack.
+    fn clear(&mut self) {
+        *self = Board::new_game(CoreBoard::empty(self.board().is_chess960()));
+    }
+
+    /// Removes every piece (the other fields stay) and clears the move stack.
+    fn clear_board(&mut self) {
+        self.replace_placement(&Setup::empty());
+    }
+
+    /// Puts the pieces on their starting squares (the other fields stay) and clears the move
+    /// stack.
+    fn reset_board(&mut self) {
+        self.replace_placement(&Setup::standard());
+    }
+
+    /// Sets the placement from the first FEN field (the other fields stay); clears the
+    /// move stack.
+    ///
+    /// :raises: :exc:`ValueError` if the placement is malformed.
+    fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
+        let fen = fen.trim();
+        if fen.contains(char::is_whitespace) {
+            return Err(PyValueError::new_err(format!(
+                "expected position part of fen, got multiple parts: {fen:?}"
+            )));
+        }
+        let setup = parse_fen(fen).map_err(fen_error)?;
+        self.replace_placement(&setup);
+        Ok(())
+    }
+
+    /// Sets the castling rights from a FEN castling field like ``KQkq`` (or Shredder-FEN
+    /// letters), read against the current placement; clears the move stack.
+    ///
+    /// :raises: :exc:`ValueError` if the field is malformed.
+    fn set_castling_fen(&mut self, castling_fen: &str) -> PyResult<()> {
+        let mut board = self.board().clone();
+        let rights = parse_castling_field(castling_fen, &board.to_setup()).ok_or_else(|| {
+            PyValueError::new_err(format!("invalid castling fen: {castling_fen:?}"))
+        })?;
+        board.set_castling_rights(rights);
+        *self = Board::new_game(board);
+        Ok(())
+    }
+
+    /// Sets up Chess960 starting position ``scharnagl`` (White to move, every rook keeps its
+    /// right) and switches to Chess960 mode; clears the move stack.
+    ///
+    /// :raises: :exc:`ValueError` if the number is not in 0..959.
+    fn set_chess960_pos(&mut self, scharnagl: u32) -> PyResult<()> {
+        let setup = Setup::chess960(scharnagl).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "chess960 position index not 0 <= {scharnagl} <= 959"
+            ))
+        })?;
+        *self = Board::new_game(CoreBoard::from_setup_unchecked(&setup, true));
+        Ok(())
+    }
+
+    /// The Chess960 starting position number of this position, or None. By default White
+    /// must be to move and every rook must keep its castling right; the clocks are ignored.
+    #[pyo3(signature = (*, ignore_turn = false, ignore_castling = false, ignore_counters = true))]
+    fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> Option<u32> {
+        let board = self.board();
+        if board.ep_square().is_some_and(|sq| sq.index() != 0) {
+            return None;
+        }
+        if !ignore_turn && board.turn() != Color::White {
+            return None;
+        }
+        if !ignore_castling
+            && board.clean_castling_rights() != board.by_role(pychess_core::Role::Rook)
+        {
+            return None;
+        }
+        if !ignore_counters && (board.fullmove_number() != 1 || board.halfmove_clock() != 0) {
+            return None;
+        }
+        board.chess960_placement_number()
     }
 
     /// Creates a board from an EPD; returns ``(board, operations)``.
@@ -90,9 +206,9 @@ impl Board {
                 "chess960 position index not 0 <= {scharnagl} <= 959"
             ))
         })?;
-        let board = CoreBoard::from_setup(&setup, true)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Board::new_game(board))
+        Ok(Board::new_game(CoreBoard::from_setup_unchecked(
+            &setup, true,
+        )))
     }
 
     /// Parses an EPD into this board and returns its operations.
@@ -107,8 +223,8 @@ impl Board {
     /// The FEN. ``en_passant`` is ``'legal'`` (default), ``'fen'`` or ``'xfen'``.
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
-        let _ = promoted;
-        Ok(self.board().fen_with(shredder, ep_mode_arg(en_passant)?))
+        let fen = self.board().fen_with(shredder, ep_mode_arg(en_passant)?);
+        Ok(self.with_promoted_marks(fen, promoted))
     }
 
     /// Replaces the position (and clears the move stack).
@@ -122,8 +238,7 @@ impl Board {
     /// The placement part of the FEN.
     #[pyo3(signature = (*, promoted = false))]
     fn board_fen(&self, promoted: Option<bool>) -> String {
-        let _ = promoted;
-        self.board().board_fen()
+        self.board().board_fen_with(promoted == Some(true))
     }
 
     /// The EPD: the first four FEN fields, then operations given as keyword arguments.
@@ -137,9 +252,9 @@ impl Board {
         promoted: Option<bool>,
         operations: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
-        let _ = promoted;
         let board = self.board();
-        let mut epd = board.epd_with(shredder, ep_mode_arg(en_passant)?);
+        let epd = board.epd_with(shredder, ep_mode_arg(en_passant)?);
+        let mut epd = self.with_promoted_marks(epd, promoted);
         for (opcode, value) in operations.into_iter().flat_map(|ops| ops.iter()) {
             let opcode: String = opcode.extract()?;
             let operation = board
@@ -162,11 +277,9 @@ impl Board {
     }
 
     /// Back to the starting position (the Chess960 flag is kept).
-    fn reset(&mut self) -> PyResult<()> {
-        let board = CoreBoard::from_setup(&Setup::standard(), self.board().is_chess960())
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    fn reset(&mut self) {
+        let board = CoreBoard::from_setup_unchecked(&Setup::standard(), self.board().is_chess960());
         *self = Board::new_game(board);
-        Ok(())
     }
 
     /// Forgets the move stack (and with it the repetition history).
@@ -203,10 +316,22 @@ impl Board {
         self.clone()
     }
 
-    /// Rebuilds a pickled board: root FEN, Chess960 flag and the moves in UCI.
+    /// Rebuilds a pickled board: root FEN, Chess960 flag, the moves in UCI and the root's
+    /// castling rights as set (older pickles have none).
     #[staticmethod]
-    fn _from_moves(fen: &str, chess960: bool, moves: Vec<String>) -> PyResult<Board> {
+    #[pyo3(signature = (fen, chess960, moves, castling_rights = None))]
+    fn _from_moves(
+        fen: &str,
+        chess960: bool,
+        moves: Vec<String>,
+        castling_rights: Option<u64>,
+    ) -> PyResult<Board> {
         let mut board = Board::from_fen_str(fen, chess960)?;
+        if let Some(rights) = castling_rights {
+            board
+                .game
+                .edit_board(|b| b.set_castling_rights(pychess_core::Bitboard(rights)));
+        }
         for m in moves {
             let uci = UciMove::parse(&m).map_err(move_error)?;
             board.game.push_uci(uci).map_err(move_error)?;
@@ -219,9 +344,9 @@ impl Board {
         let chess960 = root.is_chess960();
         let moves = self.game.uci_moves().map(|m| m.to_string()).collect();
         let rebuild = py.get_type::<Board>().getattr("_from_moves")?.unbind();
-        Ok((
-            rebuild,
-            (root.fen_with(chess960, EpMode::Always), chess960, moves),
-        ))
+        let fen = root.fen_with(chess960, EpMode::Always);
+        let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+        let fen = format!("{} {rest}", root.board_fen_with(true));
+        Ok((rebuild, (fen, chess960, moves, root.castling_rights().0)))
     }
 }

@@ -44,9 +44,11 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
         fast_methods::install(
             &class,
             c"push",
-            c"push($self, move, /)\n--\n\nPlays a move. Castling may be given as ``e1g1`` or \
-``e1h1``; ``Move.null()`` passes.\n\n:raises: :exc:`IllegalMoveError` if the move is not legal; \
-the board is unchanged.",
+            c"push($self, move, /)\n--\n\nPlays a move, as python-chess's ``push``: a legal or \
+pseudo-legal move (``was_into_check()`` then tells whether the mover left its king attacked), \
+or ``Move.null()``. Castling may be given as ``e1g1`` or ``e1h1``.\n\n:raises: \
+:exc:`IllegalMoveError` if the move is not even pseudo-legal (or is a drop); the board is \
+unchanged.",
             PUSH,
         )?;
         fast_methods::install(

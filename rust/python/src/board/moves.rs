@@ -1,11 +1,11 @@
 //! `Board`: playing moves, notation, legality and what a move does.
 
 use super::{Board, BB_ALL};
-use crate::convert::{board_uci_arg, move_arg, square_arg};
+use crate::convert::{board_uci_arg, has_drop, move_arg, square_arg};
 use crate::errors::move_error;
 use crate::moves::Move;
 use pychess_core::notation::explain::Reading;
-use pychess_core::{Bitboard, Move as CoreMove, Role, UciMove};
+use pychess_core::{Bitboard, Move as CoreMove, MoveError, Role, UciMove};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
@@ -18,9 +18,19 @@ impl Board {
         }
     }
 
-    /// Plays a legal `Move` or the null move (python-chess's `push`).
+    /// Plays a pseudo-legal `Move` or the null move (python-chess's `push`); anything else
+    /// (drops included) raises `IllegalMoveError`.
     pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.game.push_uci(move_arg(r#move)?).map_err(move_error)?;
+        let uci = move_arg(r#move)?;
+        // A drop has equal squares (`P@e4` is e4 to e4), like the null move it must not be
+        // taken for; ordinary moves skip the attribute lookup.
+        if uci.from == uci.to && has_drop(r#move)? {
+            return Err(move_error(MoveError::NotPseudoLegal {
+                text: r#move.str()?.to_string(),
+                fen: self.board().fen(),
+            }));
+        }
+        self.game.push_uci(uci).map_err(move_error)?;
         Ok(())
     }
 
@@ -36,19 +46,29 @@ impl Board {
         shown
     }
 
-    /// A Python iterator over the legal moves from `from_mask` to `to_mask` that `keep`.
+    /// A Python iterator over the legal moves from `from_mask` to `to_mask`.
     fn masked_moves_iter(
         &self,
         py: Python<'_>,
         from_mask: u64,
         to_mask: u64,
-        keep: impl Fn(CoreMove) -> bool,
     ) -> PyResult<Py<PyAny>> {
         let moves = self
             .board()
             .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask));
-        let kept: Vec<CoreMove> = moves.iter().copied().filter(|&m| keep(m)).collect();
-        self.moves_iter(py, kept)
+        self.moves_iter(py, moves.to_vec())
+    }
+
+    /// python-chess's `generate_legal_ep`: pseudo-legal en-passant captures that do not
+    /// leave the king attacked.
+    fn legal_ep(&self, from_mask: Bitboard, to_mask: Bitboard) -> Vec<CoreMove> {
+        let board = self.board();
+        board
+            .pseudo_legal_ep_moves(from_mask, to_mask)
+            .iter()
+            .copied()
+            .filter(|&m| !board.is_into_check(m))
+            .collect()
     }
 }
 
@@ -199,25 +219,24 @@ impl Board {
 
     /// Is the move legal here? (``e1h1`` counts as castling in standard chess too.)
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.game.find_legal(move_arg(r#move)?).is_some())
+        let uci = move_arg(r#move)?;
+        Ok(self.game.find_legal(uci).is_some() && !has_drop(r#move)?)
     }
 
     /// Does the move follow the pieces' rules (possibly leaving the king in check)?
     fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.board().find_pseudo_legal(move_arg(r#move)?).is_some())
+        let uci = move_arg(r#move)?;
+        Ok(self.board().find_pseudo_legal(uci).is_some() && !has_drop(r#move)?)
     }
 
-    /// Would the pseudo-legal move leave the mover in check?
+    /// Would the move leave the mover's king attacked (python-chess's answer for any move)?
     fn is_into_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let board = self.board();
-        Ok(board
-            .find_pseudo_legal(move_arg(r#move)?)
-            .is_some_and(|m| board.is_into_check(m)))
+        Ok(self.board().is_into_check_uci(move_arg(r#move)?))
     }
 
-    /// Is the side not to move in check? Always False: such positions are rejected.
+    /// Is the side not to move in check (did the last move leave its king attacked)?
     fn was_into_check(&self) -> bool {
-        false
+        self.board().was_into_check()
     }
 
     /// Legal moves from squares of ``from_mask`` to squares of ``to_mask``.
@@ -228,7 +247,7 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        self.masked_moves_iter(py, from_mask, to_mask, |_| true)
+        self.masked_moves_iter(py, from_mask, to_mask)
     }
 
     /// Pseudo-legal moves from ``from_mask`` to ``to_mask``.
@@ -239,14 +258,42 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
+        let moves = self
+            .board()
+            .pseudo_legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves.to_vec())
+    }
+
+    /// Pseudo-legal captures (en passant included).
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_pseudo_legal_captures(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        let board = self.board();
         let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
-        let moves = self.board().pseudo_legal_moves();
-        let selected: Vec<CoreMove> = moves
-            .iter()
-            .copied()
-            .filter(|m| from_mask.contains(m.from) && to_mask.contains(m.to))
-            .collect();
-        self.moves_iter(py, selected)
+        let theirs = board.by_color(!board.turn());
+        let mut moves = board
+            .pseudo_legal_moves_masked(from_mask, to_mask & theirs)
+            .to_vec();
+        moves.extend(board.pseudo_legal_ep_moves(from_mask, to_mask).iter());
+        self.moves_iter(py, moves)
+    }
+
+    /// Pseudo-legal en-passant captures.
+    #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
+    fn generate_pseudo_legal_ep(
+        &self,
+        py: Python<'_>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Py<PyAny>> {
+        let moves = self
+            .board()
+            .pseudo_legal_ep_moves(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves.to_vec())
     }
 
     /// Legal captures (en passant included).
@@ -258,11 +305,16 @@ impl Board {
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
         let board = self.board();
-        let is_capture = |m: CoreMove| !m.is_castle() && board.is_capture_move(board.uci(m));
-        self.masked_moves_iter(py, from_mask, to_mask, is_capture)
+        let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
+        let theirs = board.by_color(!board.turn());
+        let mut moves = board
+            .legal_moves_masked(from_mask, to_mask & theirs)
+            .to_vec();
+        moves.extend(self.legal_ep(from_mask, to_mask));
+        self.moves_iter(py, moves)
     }
 
-    /// Legal castling moves.
+    /// Castling moves (python-chess generates them only when legal).
     #[pyo3(signature = (from_mask = BB_ALL, to_mask = BB_ALL))]
     fn generate_castling_moves(
         &self,
@@ -270,7 +322,10 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        self.masked_moves_iter(py, from_mask, to_mask, CoreMove::is_castle)
+        let moves = self
+            .board()
+            .castling_moves(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves.to_vec())
     }
 
     /// Legal en-passant captures.
@@ -281,7 +336,8 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        self.masked_moves_iter(py, from_mask, to_mask, CoreMove::is_en_passant)
+        let moves = self.legal_ep(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves)
     }
 
     /// Does the move capture (en passant included)?

@@ -112,13 +112,29 @@ impl Board {
         self.game.outcome(claim_draw).map_or("*", |o| o.result())
     }
 
-    /// Always ``STATUS_VALID`` (0): invalid positions are rejected on construction.
-    fn status(&self) -> u32 {
-        0
+    /// What is wrong with the position: a ``Status`` of python-chess's ``STATUS_*`` flags
+    /// (``STATUS_VALID`` when nothing is).
+    fn status(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        static STATUS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let class = STATUS.get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("pychess_rs.types")?.getattr("Status")?.unbind())
+        })?;
+        Ok(class.bind(py).call1((self.board().status().0,))?.unbind())
     }
 
+    /// Is ``status()`` empty: kings, pawns, castling rights, en passant and checks in order?
     fn is_valid(&self) -> bool {
-        true
+        self.board().is_valid()
+    }
+
+    /// Why an engine cannot search this position (no king or several, pawns on a back rank,
+    /// unclean castling rights, an implausible en-passant square, the side not to move in
+    /// check), or None: the strict check ``position fen`` applies.
+    fn _position_error(&self) -> Option<String> {
+        let board = self.board();
+        pychess_core::Board::from_setup(&board.to_setup(), board.is_chess960())
+            .err()
+            .map(|e| e.to_string())
     }
 
     /// Leaf nodes of the legal-move tree ``depth`` plies deep (native; releases the GIL).

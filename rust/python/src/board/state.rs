@@ -1,15 +1,49 @@
 //! `Board`: the position's state, pieces and attacks.
 
 use super::{Board, BB_ALL};
-use crate::convert::{color_arg, square_arg};
+use crate::convert::{color_arg, piece_arg, square_arg};
 use crate::moves::{intern, Move};
 use crate::piece::Piece;
 use crate::squareset::SquareSet;
-use pychess_core::{Bitboard, Color, EpMode, Role, Square};
+use pychess_core::{Bitboard, Board as CoreBoard, Color, EpMode, Role, Square};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 impl Board {
+    /// The board with every bitboard mapped by the Python callable `f` (called once per
+    /// distinct bitboard, as python-chess calls it once per field).
+    fn transformed(&self, f: &Bound<'_, PyAny>) -> PyResult<CoreBoard> {
+        let board = self.board();
+        let mut inputs: Vec<u64> = Role::ALL.iter().map(|&r| board.by_role(r).0).collect();
+        inputs.extend([
+            board.by_color(Color::White).0,
+            board.by_color(Color::Black).0,
+            board.promoted().0,
+            board.castling_rights().0,
+        ]);
+        inputs.extend(board.ep_square().map(|sq| Bitboard::from_square(sq).0));
+        let mut images: Vec<(u64, u64)> = Vec::with_capacity(inputs.len());
+        for bb in inputs {
+            if images.iter().any(|&(input, _)| input == bb) {
+                continue;
+            }
+            let image = f.call1((bb,))?;
+            // Python ints are unbounded: keep the board's 64 bits, as python-chess masks do.
+            let mask = 0xffff_ffff_ffff_ffff_u64.into_pyobject(f.py())?;
+            let image: u64 = image.call_method1("__and__", (mask,))?.extract()?;
+            images.push((bb, image));
+        }
+        let lookup = |bb: Bitboard| {
+            Bitboard(
+                images
+                    .iter()
+                    .find(|&&(input, _)| input == bb.0)
+                    .map_or(0, |&(_, image)| image),
+            )
+        };
+        Ok(board.transform(lookup))
+    }
+
     fn role_mask(&self, role: Role) -> u64 {
         self.board().by_role(role).0
     }
@@ -21,22 +55,42 @@ impl Board {
 
 #[pymethods]
 impl Board {
-    /// ``True`` (white) or ``False`` (black) to move.
+    /// ``True`` (white) or ``False`` (black) to move. Writable (the move stack stays).
     #[getter]
     fn turn(&self) -> bool {
         self.board().turn().is_white()
     }
 
-    /// Bitmask of the rooks that keep castling rights.
+    #[setter(turn)]
+    fn set_turn(&mut self, turn: bool) {
+        self.game.edit_board(|b| b.set_turn(color_arg(turn)));
+    }
+
+    /// Bitmask of the rooks that keep castling rights, as set (see
+    /// ``clean_castling_rights()``). Writable (the move stack stays).
     #[getter]
     fn castling_rights(&self) -> u64 {
         self.board().castling_rights().0
     }
 
+    #[setter(castling_rights)]
+    fn set_castling_rights(&mut self, rights: u64) {
+        self.game
+            .edit_board(|b| b.set_castling_rights(Bitboard(rights)));
+    }
+
     /// The en-passant square after a double step (even if no capture is possible), or None.
+    /// Writable (the move stack stays).
     #[getter]
     fn ep_square(&self) -> Option<usize> {
         self.board().ep_square().map(|s| s.index())
+    }
+
+    #[setter(ep_square)]
+    fn set_ep_square(&mut self, square: Option<u32>) -> PyResult<()> {
+        let ep = square.map(|sq| square_arg(sq, "ep_square")).transpose()?;
+        self.game.edit_board(|b| b.set_ep_square(ep));
+        Ok(())
     }
 
     #[getter]
@@ -44,9 +98,19 @@ impl Board {
         self.board().halfmove_clock()
     }
 
+    #[setter(halfmove_clock)]
+    fn set_halfmove_clock(&mut self, clock: u64) {
+        self.game.edit_board(|b| b.set_halfmove_clock(clock));
+    }
+
     #[getter]
     fn fullmove_number(&self) -> u64 {
         self.board().fullmove_number()
+    }
+
+    #[setter(fullmove_number)]
+    fn set_fullmove_number(&mut self, number: u64) {
+        self.game.edit_board(|b| b.set_fullmove_number(number));
     }
 
     #[getter]
@@ -105,10 +169,10 @@ impl Board {
         self.role_mask(Role::King)
     }
 
-    /// Always 0: promoted pieces are not tracked outside crazyhouse.
+    /// Bitmask of the pieces that got there by promotion.
     #[getter]
     fn promoted(&self) -> u64 {
-        0
+        self.board().promoted().0
     }
 
     /// The moves played, oldest first.
@@ -153,9 +217,48 @@ impl Board {
         Ok(dict)
     }
 
-    /// The square of ``color``'s king.
+    /// The square of ``color``'s king (the highest one if there are several, ignoring
+    /// promoted ones), or None.
     fn king(&self, color: bool) -> Option<usize> {
-        Some(self.board().king_of(color_arg(color)).index())
+        self.board().king(color_arg(color)).map(|sq| sq.index())
+    }
+
+    /// Puts ``piece`` on ``square`` (None empties it); clears the move stack.
+    #[pyo3(signature = (square, piece, promoted = false))]
+    fn set_piece_at(
+        &mut self,
+        square: u32,
+        piece: Option<&Bound<'_, PyAny>>,
+        promoted: bool,
+    ) -> PyResult<()> {
+        let square = self.square(square)?;
+        let piece = piece.map(piece_arg).transpose()?;
+        let mut board = self.board().clone();
+        board.set_piece_at(square, piece, promoted);
+        *self = Board::new_game(board);
+        Ok(())
+    }
+
+    /// Empties ``square`` and returns the piece that stood there; clears the move stack.
+    fn remove_piece_at(&mut self, square: u32) -> PyResult<Option<Piece>> {
+        let square = self.square(square)?;
+        let mut board = self.board().clone();
+        let removed = board.remove_piece_at(square);
+        *self = Board::new_game(board);
+        Ok(removed.map(Piece::from_core))
+    }
+
+    /// Replaces the placement with ``pieces`` (``{square: Piece}``); clears the move stack.
+    fn set_piece_map(&mut self, pieces: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut placement = Vec::new();
+        for item in pieces.call_method0("items")?.try_iter()? {
+            let (square, piece): (u32, Bound<'_, PyAny>) = item?.extract()?;
+            placement.push((self.square(square)?, piece_arg(&piece)?));
+        }
+        let mut board = self.board().clone();
+        board.set_placement(placement);
+        *self = Board::new_game(board);
+        Ok(())
     }
 
     /// The squares of ``color``'s pieces of ``piece_type``.
@@ -231,9 +334,31 @@ impl Board {
         self.board().ep_square_for(EpMode::PseudoLegal).is_some()
     }
 
-    /// The castling rights (always clean here: invalid rights are refused on input).
+    /// The castling rights that can be used: rooks on their back rank with their king
+    /// (on e1/e8 in standard chess), the outermost on each side in Chess960.
     fn clean_castling_rights(&self) -> u64 {
-        self.board().castling_rights().0
+        self.board().clean_castling_rights().0
+    }
+
+    /// Are there castling rights only Chess960 allows (rooks off the corners, or a king
+    /// off the e-file)?
+    fn has_chess960_castling_rights(&self) -> bool {
+        let mut wide = self.board().clone();
+        wide.set_chess960(true);
+        let rights = wide.clean_castling_rights();
+        let corners = Bitboard(0x8100_0000_0000_0081);
+        if (rights & !corners).nonempty() {
+            return true;
+        }
+        let board = self.board();
+        [(Color::White, 4u32), (Color::Black, 60)]
+            .into_iter()
+            .any(|(color, e_square)| {
+                let backrank = Bitboard::rank(color.back_rank());
+                let king_on_e = Square::try_new(e_square)
+                    .is_some_and(|sq| board.pieces(color, Role::King).contains(sq));
+                (rights & backrank).nonempty() && !king_on_e
+            })
     }
 
     fn has_castling_rights(&self, color: bool) -> bool {
@@ -254,8 +379,26 @@ impl Board {
         self.board().zobrist_hash()
     }
 
-    /// The position with colours swapped and the board flipped vertically.
+    /// The position with colours swapped and the board flipped vertically (castling
+    /// rights, en-passant square and turn too), without the move stack.
     fn mirror(&self) -> Board {
         Board::new_game(self.board().mirror())
+    }
+
+    /// Mirrors the board in place (see ``mirror``); clears the move stack.
+    fn apply_mirror(&mut self) {
+        *self = Board::new_game(self.board().mirror());
+    }
+
+    /// A copy with every bitboard mapped by ``f`` (e.g. ``flip_horizontal``), without the
+    /// move stack.
+    fn transform(&self, f: &Bound<'_, PyAny>) -> PyResult<Board> {
+        Ok(Board::new_game(self.transformed(f)?))
+    }
+
+    /// Maps every bitboard by ``f`` in place (see ``transform``); clears the move stack.
+    fn apply_transform(&mut self, f: &Bound<'_, PyAny>) -> PyResult<()> {
+        *self = Board::new_game(self.transformed(f)?);
+        Ok(())
     }
 }
