@@ -46,14 +46,6 @@ pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<UciMove> {
     }
 }
 
-/// Is the argument a drop (python-chess's `Move.drop` set)? Never pushable on our boards.
-pub(crate) fn has_drop(value: &Bound<'_, PyAny>) -> PyResult<bool> {
-    match value.getattr_opt("drop")? {
-        Some(drop) => Ok(!drop.is_none()),
-        None => Ok(false),
-    }
-}
-
 /// A piece argument: anything with python-chess's `piece_type` and `color` attributes.
 pub(crate) fn piece_arg(value: &Bound<'_, PyAny>) -> PyResult<Piece> {
     let piece_type: u8 = value.getattr("piece_type")?.extract()?;

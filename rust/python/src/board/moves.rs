@@ -1,7 +1,7 @@
 //! `Board`: playing moves, notation, legality and what a move does.
 
 use super::{Board, BB_ALL};
-use crate::convert::{board_uci_arg, has_drop, move_arg, square_arg};
+use crate::convert::{board_uci_arg, move_arg, square_arg};
 use crate::errors::move_error;
 use crate::moves::Move;
 use pychess_core::notation::explain::Reading;
@@ -22,15 +22,15 @@ impl Board {
     /// (drops included) raises `IllegalMoveError`.
     pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let uci = move_arg(r#move)?;
-        // A drop has equal squares (`P@e4` is e4 to e4), like the null move it must not be
-        // taken for; ordinary moves skip the attribute lookup.
-        if uci.from == uci.to && has_drop(r#move)? {
-            return Err(move_error(MoveError::NotPseudoLegal {
-                text: r#move.str()?.to_string(),
-                fen: self.board().fen(),
-            }));
-        }
-        self.game.push_uci(uci).map_err(move_error)?;
+        // Drops and moves from a square to itself reach the core as moves no board has; the
+        // error names the move as the caller wrote it.
+        self.game.push_uci(uci).map_err(|error| match error {
+            MoveError::NotPseudoLegal { fen, text } => move_error(MoveError::NotPseudoLegal {
+                text: r#move.str().map_or(text, |s| s.to_string()),
+                fen,
+            }),
+            other => move_error(other),
+        })?;
         Ok(())
     }
 
@@ -220,13 +220,13 @@ impl Board {
     /// Is the move legal here? (``e1h1`` counts as castling in standard chess too.)
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let uci = move_arg(r#move)?;
-        Ok(self.game.find_legal(uci).is_some() && !has_drop(r#move)?)
+        Ok(self.game.find_legal(uci).is_some())
     }
 
     /// Does the move follow the pieces' rules (possibly leaving the king in check)?
     fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let uci = move_arg(r#move)?;
-        Ok(self.board().find_pseudo_legal(uci).is_some() && !has_drop(r#move)?)
+        Ok(self.board().find_pseudo_legal(uci).is_some())
     }
 
     /// Would the move leave the mover's king attacked (python-chess's answer for any move)?
