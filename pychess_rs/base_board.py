@@ -11,7 +11,7 @@ from a Python parent without a cost on every call.
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from ._core import Board, Piece, SquareSet
@@ -127,10 +127,14 @@ class BaseBoard(metaclass=abc.ABCMeta):  # noqa: B024 (ABCMeta for register(), n
     def attackers_mask(self, color: bool, square: int, occupied: int | None = None) -> int:
         return self._board.attackers_mask(color, square, occupied)
 
-    def attackers(self, color: bool, square: int, occupied: object = None) -> SquareSet:
+    def attackers(
+        self, color: bool, square: int, occupied: int | SquareSet | Iterable[int] | None = None
+    ) -> SquareSet:
         return self._board.attackers(color, square, occupied)
 
-    def is_attacked_by(self, color: bool, square: int, occupied: object = None) -> bool:
+    def is_attacked_by(
+        self, color: bool, square: int, occupied: int | SquareSet | Iterable[int] | None = None
+    ) -> bool:
         return self._board.is_attacked_by(color, square, occupied)
 
     def pin_mask(self, color: bool, square: int) -> int:

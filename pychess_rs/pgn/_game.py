@@ -1203,7 +1203,7 @@ def read_game(
             if collecting:
                 gc.enable()
         visitor.end_game()
-        return visitor.result()
+        return cast("ResultT", visitor.result())
     headers_only = isinstance(visitor, (HeadersBuilder, SkipVisitor))
     parsed = _core.parse_game(text.encode("utf-8", "surrogatepass"), headers_only=headers_only)
     events = parsed[0] if parsed is not None else []

@@ -56,7 +56,7 @@ fn square_index(value: &Bound<'_, PyAny>) -> PyResult<u32> {
 }
 
 /// The mask `SquareSet(value)` would hold.
-fn mask_of(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+pub(crate) fn mask_of(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     if let Ok(set) = value.cast::<SquareSet>() {
         return Ok(set.borrow().mask);
     }

@@ -28,15 +28,16 @@ impl Board {
     /// [`Board::play_pseudo_legal`] for regular ones).
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
-        if self.regular && self.promoted.is_empty() && !m.is_null() {
+        if self.regular && !m.is_null() {
             self.play_plain(m);
         } else {
             self.play_general(m);
         }
     }
 
-    /// A move on a regular board without promoted pieces (nearly every move of every game):
-    /// no king is taken, the en-passant victim and the castling rook are where they must be.
+    /// A move on a regular board (nearly every move of every game): no king is taken, the
+    /// en-passant victim and the castling rook are where they must be, and no king is
+    /// promoted (that board would have no king), so promoted marks only move along.
     #[inline]
     fn play_plain(&mut self, m: Move) {
         let us = self.turn;
@@ -51,6 +52,9 @@ impl Board {
 
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
+        if self.promoted.nonempty() || m.promotion().is_some() {
+            self.move_promoted_marks(m, us, self.promoted.contains(m.from));
+        }
         match m.kind {
             MoveKind::Castle => {
                 let rook = Piece {
@@ -93,13 +97,7 @@ impl Board {
                     self.halfmove_clock = 0;
                 }
                 self.remove(m.from, mover);
-                let placed = match m.promotion() {
-                    Some(promotion) => {
-                        self.promoted = Bitboard::from_square(m.to);
-                        promotion
-                    }
-                    None => role,
-                };
+                let placed = m.promotion().unwrap_or(role);
                 self.put(
                     m.to,
                     Piece {

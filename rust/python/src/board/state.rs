@@ -272,9 +272,24 @@ impl Board {
         Role::from_number(piece_type).map_or(0, |r| self.board().pieces(color_arg(color), r).0)
     }
 
-    fn attackers_mask(&self, color: bool, square: u32) -> PyResult<u64> {
+    /// Pieces of ``color`` attacking ``square``, with the board's pieces or, given
+    /// ``occupied``, with those squares as the blockers (python-chess's X-ray question).
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers_mask(
+        &self,
+        color: bool,
+        square: u32,
+        occupied: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
         let square = square_arg(square, "square")?;
-        Ok(self.board().attackers(square, color_arg(color)).0)
+        let board = self.board();
+        Ok(match occupied {
+            None => board.attackers(square, color_arg(color)).0,
+            Some(occupied) => {
+                let occupied = Bitboard(crate::squareset::mask_of(occupied)?);
+                board.attackers_with(square, color_arg(color), occupied).0
+            }
+        })
     }
 
     fn attacks_mask(&self, square: u32) -> PyResult<u64> {
@@ -287,14 +302,26 @@ impl Board {
     }
 
     /// Pieces of ``color`` attacking ``square``.
-    fn attackers(&self, color: bool, square: u32) -> PyResult<SquareSet> {
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers(
+        &self,
+        color: bool,
+        square: u32,
+        occupied: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SquareSet> {
         Ok(SquareSet {
-            mask: self.attackers_mask(color, square)?,
+            mask: self.attackers_mask(color, square, occupied)?,
         })
     }
 
-    fn is_attacked_by(&self, color: bool, square: u32) -> PyResult<bool> {
-        Ok(self.attackers_mask(color, square)? != 0)
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn is_attacked_by(
+        &self,
+        color: bool,
+        square: u32,
+        occupied: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        Ok(self.attackers_mask(color, square, occupied)? != 0)
     }
 
     /// Squares attacked by the piece on ``square``.
