@@ -420,8 +420,14 @@ impl Game {
 
     /// Plays the legal move `m` (from this position's legal moves) or the null move.
     pub fn play(&mut self, m: Move) {
+        self.record(m, Board::play_unchecked);
+    }
+
+    /// Plays `m` on the board with `play`, keeping the position before it on the undo stack.
+    #[inline]
+    fn record(&mut self, m: Move, play: impl FnOnce(&mut Board, Move)) {
         let before = self.board.clone();
-        self.board.play_unchecked(m);
+        play(&mut self.board, m);
         let legal_before = std::mem::take(&mut self.legal);
         self.stack.push(Ply {
             before,
@@ -456,14 +462,7 @@ impl Game {
 
     /// Plays the pseudo-legal move `m` (from `Board::find_pseudo_legal`), legal or not.
     pub fn play_pseudo_legal(&mut self, m: Move) {
-        let before = self.board.clone();
-        self.board.play_pseudo_legal(m);
-        let legal_before = std::mem::take(&mut self.legal);
-        self.stack.push(Ply {
-            before,
-            played: m,
-            legal_before,
-        });
+        self.record(m, Board::play_pseudo_legal);
     }
 
     /// Changes the current position in place without touching the move stack (python-chess's
