@@ -1,0 +1,1 @@
+//! Many games stepped together by arrays of actions.

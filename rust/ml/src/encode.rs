@@ -1,0 +1,1 @@
+//! Tensor encodings of positions and moves.
