@@ -301,14 +301,14 @@ fn action_in(game: &Game, m: &Bound<'_, PyAny>) -> PyResult<usize> {
         )));
     };
     let uci = m.get().uci;
-    match game.find_legal(uci) {
-        Some(legal) => ml::try_action_of(game.board(), legal)
-            .ok_or_else(|| PyValueError::new_err(format!("{uci} has no action"))),
-        None => Err(PyValueError::new_err(format!(
-            "{uci} is not a legal move in {}",
-            game.board().fen()
-        ))),
-    }
+    game.find_legal(uci)
+        .and_then(|legal| ml::try_action_of(game.board(), legal))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{uci} is not a legal move in {}",
+                game.board().fen()
+            ))
+        })
 }
 
 /// The action of a legal move of `board`.
