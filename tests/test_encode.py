@@ -6,6 +6,7 @@ cleanly. PettingZoo's observation is in test_encode_pettingzoo.py."""
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
@@ -27,6 +28,7 @@ def _epd_boards(name: str, chess960: bool = False, limit: int | None = None) -> 
     return [" ".join(line.split(";")[0].split()[:4]) + " 0 1" for line in lines if line.strip()]
 
 
+@functools.cache
 def _positions() -> list[tuple[str, bool]]:
     """The perft, WAC and opening positions, each also after one move (the other side to
     move), with the Chess960 flag they need."""
@@ -46,8 +48,6 @@ def _positions() -> list[tuple[str, bool]]:
                 out.append((board.fen(), c960))
     return out
 
-
-POSITIONS = _positions()
 
 # --- the move index, derived from its description (AlphaZero's 8x8x73, PettingZoo's order) ---
 
@@ -73,11 +73,12 @@ def reference_action(board: chess.Board, move: chess.Move) -> int:
     return (chess.square_file(frm) * 8 + chess.square_rank(frm)) * 73 + plane
 
 
+@pytest.mark.once
 def test_move_index_round_trips_every_legal_move_of_the_test_positions() -> None:
     boards: list[pychess_rs.Board] = []
     moves: list[pychess_rs.Move] = []
     expected: list[int] = []
-    for fen, c960 in POSITIONS:
+    for fen, c960 in _positions():
         oracle = chess.Board(fen, chess960=c960)
         board = pychess_rs.Board(fen, chess960=c960)
         legal = list(board.legal_moves)
@@ -91,7 +92,7 @@ def test_move_index_round_trips_every_legal_move_of_the_test_positions() -> None
     assert encode.moves_of(boards, actions) == moves
     # One position's actions are distinct, and the mask marks exactly them.
     start = 0
-    for fen, c960 in POSITIONS:
+    for fen, c960 in _positions():
         board = pychess_rs.Board(fen, chess960=c960)
         count = board.legal_moves.count()
         mine = actions[start : start + count]
@@ -103,7 +104,7 @@ def test_move_index_round_trips_every_legal_move_of_the_test_positions() -> None
 
 def test_every_other_action_is_no_move() -> None:
     rng = random.Random(7)
-    for fen, c960 in rng.sample(POSITIONS, 12):
+    for fen, c960 in rng.sample(_positions(), 12):
         board = pychess_rs.Board(fen, chess960=c960)
         mask = encode.action_mask(board)
         found = encode.moves_of([board] * encode.ACTIONS, range(encode.ACTIONS))
@@ -251,7 +252,11 @@ def reference_compact(board: chess.Board) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("index", range(len(GAMES)))
+@pytest.mark.parametrize(
+    "index",
+    # The longer random games are campaigns: run once, not on every installed Python.
+    [pytest.param(i, marks=[pytest.mark.once] if 4 <= i < 10 else []) for i in range(len(GAMES))],
+)
 def test_planes_and_compact_follow_their_derivation(index: int) -> None:
     game = GAMES[index]
     # Every position of the game, each with its own history.
@@ -317,8 +322,9 @@ def reference_halfka_v2_hm(board: chess.Board, white_pov: bool) -> set[int]:
     return out
 
 
+@pytest.mark.once
 def test_nnue_features_follow_nnue_pytorch() -> None:
-    boards = [pychess_rs.Board(fen, chess960=c960) for fen, c960 in POSITIONS]
+    boards = [pychess_rs.Board(fen, chess960=c960) for fen, c960 in _positions()]
     boards = [b for b in boards if b.king(True) is not None and b.king(False) is not None]
     halfkp = encode.halfkp_batch(boards, threads=2)
     halfka = encode.halfka_v2_hm_batch(boards)
@@ -349,7 +355,7 @@ def test_nnue_refuses_positions_without_features() -> None:
 
 
 def test_batches_equal_singles_on_one_and_two_threads() -> None:
-    boards = GAMES + [pychess_rs.Board(fen, chess960=c) for fen, c in POSITIONS[:40]]
+    boards = GAMES + [pychess_rs.Board(fen) for fen in _epd_boards("perft.epd", limit=40)]
     formats = [
         (encode.compact, encode.compact_batch),
         (encode.alphazero, encode.alphazero_batch),
