@@ -405,3 +405,21 @@ def test_core_package_never_needs_numpy_and_encode_says_how_to_get_it() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert "pip install 'pychess-rs[ml]'" in out
+
+
+def test_batches_refill_their_out_array_in_place() -> None:
+    boards = GAMES[:6]
+    for batch in (encode.alphazero_batch, encode.pettingzoo_observation_batch, encode.halfkp_batch):
+        first = batch(boards)
+        expected = first.copy()
+        first[...] = 7
+        again = batch(boards, threads=2, out=first)  # type: ignore[operator]
+        assert again is first
+        np.testing.assert_array_equal(again, expected)
+        with pytest.raises(ValueError, match="out must be"):
+            batch(boards[:5], out=first)  # type: ignore[operator]
+        with pytest.raises(ValueError, match="out must be"):
+            batch(boards, out=np.zeros_like(first))  # type: ignore[operator]
+    masks = encode.action_mask_batch(boards, observer=True)
+    assert encode.action_mask_batch(boards, observer=False, out=masks) is masks
+    np.testing.assert_array_equal(masks, encode.action_mask_batch(boards, observer=False))
