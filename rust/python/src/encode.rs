@@ -57,6 +57,9 @@ unsafe impl Plain for f32 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
 
+/// The most threads one batch is split over.
+const MAX_THREADS: usize = 256;
+
 /// A `bytearray` of `bytes` bytes, left uninitialised: every encoder writes all of its
 /// output (PyO3's `new_with` would zero it first, a second pass over large batches).
 fn uninit_bytearray(py: Python<'_>, bytes: usize) -> PyResult<Bound<'_, PyByteArray>> {
@@ -110,7 +113,8 @@ fn encode_into<'py, T: Plain>(
     // middle part properly aligned.
     let (head, middle, tail) = unsafe { buffer.align_to_mut::<T>() };
     let run = |out: &mut [T]| {
-        let chunks = threads.clamp(1, games.len().max(1));
+        // More threads than boards (or than any machine has cores) would only cost spawns.
+        let chunks = threads.clamp(1, games.len().clamp(1, MAX_THREADS));
         let per_chunk = games.len().div_ceil(chunks).max(1);
         std::thread::scope(|scope| {
             for (games, out) in games
