@@ -423,3 +423,24 @@ def test_batches_refill_their_out_array_in_place() -> None:
     masks = encode.action_mask_batch(boards, observer=True)
     assert encode.action_mask_batch(boards, observer=False, out=masks) is masks
     np.testing.assert_array_equal(masks, encode.action_mask_batch(boards, observer=False))
+
+
+def test_batches_large_enough_to_split_over_threads_equal_singles() -> None:
+    # A batch is split only when each thread gets about 1 MB of output: make each batch
+    # just big enough for two or three parts.
+    formats = [
+        (encode.compact, encode.compact_batch),
+        (encode.alphazero, encode.alphazero_batch),
+        (encode.lc0, encode.lc0_batch),
+        (encode.pettingzoo_observation, encode.pettingzoo_observation_batch),
+        (encode.action_mask, encode.action_mask_batch),
+        (encode.halfkp, encode.halfkp_batch),
+        (encode.halfka_v2_hm, encode.halfka_v2_hm_batch),
+    ]
+    for single, batch in formats:
+        singles = np.stack([single(b) for b in GAMES])  # type: ignore[operator]
+        count = 3 * max(16, 2**20 // singles[0].nbytes) + 1
+        boards = [GAMES[i % len(GAMES)] for i in range(count)]
+        expected = singles[np.arange(count) % len(GAMES)]
+        for threads in (2, 3):
+            np.testing.assert_array_equal(batch(boards, threads=threads), expected)  # type: ignore[operator]

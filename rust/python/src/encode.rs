@@ -113,25 +113,30 @@ fn encode_into<'py, T: Plain>(
     // middle part properly aligned.
     let (head, middle, tail) = unsafe { buffer.align_to_mut::<T>() };
     let run = |out: &mut [T]| {
-        // More threads than boards (or than any machine has cores) would only cost spawns.
-        let chunks = threads.clamp(1, games.len().clamp(1, MAX_THREADS));
+        // A thread only pays for its spawn with enough work: about 1 MB of output each
+        // (a few dozen plane stacks, thousands of compact positions). Never more threads
+        // than boards, or than any machine has cores.
+        let item_bytes = (per_item * std::mem::size_of::<T>()).max(1);
+        let min_items = ((1 << 20) / item_bytes).max(16);
+        let chunks = threads.clamp(1, (games.len() / min_items).clamp(1, MAX_THREADS));
         let per_chunk = games.len().div_ceil(chunks).max(1);
+        let fill = &fill;
+        let work = move |games: &[&Game], out: &mut [T]| {
+            for (game, item) in games.iter().zip(out.chunks_exact_mut(per_item)) {
+                fill(game, item);
+            }
+        };
         std::thread::scope(|scope| {
-            for (games, out) in games
+            let mut parts = games
                 .chunks(per_chunk)
-                .zip(out.chunks_mut(per_chunk * per_item))
-            {
-                let fill = &fill;
-                let mut work = move || {
-                    for (game, item) in games.iter().zip(out.chunks_exact_mut(per_item)) {
-                        fill(game, item);
-                    }
-                };
-                if chunks == 1 {
-                    work();
-                } else {
-                    scope.spawn(work);
-                }
+                .zip(out.chunks_mut(per_chunk * per_item));
+            // The calling thread takes the first part itself: one spawn fewer.
+            let first = parts.next();
+            for (games, out) in parts {
+                scope.spawn(move || work(games, out));
+            }
+            if let Some((games, out)) = first {
+                work(games, out);
             }
         });
     };
