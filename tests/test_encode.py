@@ -35,9 +35,9 @@ def _positions() -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for name, c960, limit in [
         ("perft.epd", False, None),
-        ("wac.epd", False, 120),
-        ("openings.epd", False, 60),
-        ("perft960.epd", True, 120),
+        ("wac.epd", False, None),
+        ("openings.epd", False, None),
+        ("perft960.epd", True, None),
     ]:
         for fen in _epd_boards(name, limit=limit):
             out.append((fen, c960))
@@ -100,6 +100,47 @@ def test_move_index_round_trips_every_legal_move_of_the_test_positions() -> None
         assert len(set(mine.tolist())) == count
         mask = encode.action_mask(board)
         assert sorted(np.flatnonzero(mask).tolist()) == sorted(mine.tolist())
+
+
+def _fuzz_positions(count: int) -> list[tuple[str, bool]]:
+    """Random valid positions from the differential fuzzer's generator (castling rights of
+    every kind, en passant, promotions, checks), standard and Chess960."""
+    from fuzz_diff.sources import random_placement_fen
+
+    rng = random.Random(14)
+    out: list[tuple[str, bool]] = []
+    while len(out) < count:
+        c960 = rng.random() < 0.3
+        fen = random_placement_fen(rng, c960)
+        try:
+            oracle = chess.Board(fen, chess960=c960)
+        except ValueError:
+            continue
+        if oracle.is_valid():
+            out.append((fen, c960))
+    return out
+
+
+@pytest.mark.once
+def test_move_index_round_trips_on_fuzz_positions() -> None:
+    for fen, c960 in _fuzz_positions(400):
+        oracle = chess.Board(fen, chess960=c960)
+        board = pychess_rs.Board(fen, chess960=c960)
+        moves = list(board.legal_moves)
+        actions = encode.actions_of([board] * len(moves), moves)
+        expected = [reference_action(oracle, chess.Move.from_uci(m.uci())) for m in moves]
+        assert actions.tolist() == expected, fen
+        assert encode.moves_of([board] * len(moves), actions) == moves, fen
+        mask = encode.action_mask(board)
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(expected), fen
+        halfkp = encode.halfkp(board)
+        halfka = encode.halfka_v2_hm(board)
+        for row, pov in enumerate((chess.WHITE, chess.BLACK)):
+            assert set(halfkp[row][halfkp[row] >= 0].tolist()) == reference_halfkp(oracle, pov)
+            assert set(halfka[row][halfka[row] >= 0].tolist()) == reference_halfka_v2_hm(
+                oracle, pov
+            )
+        assert encode.compact(board).tolist() == reference_compact(oracle), fen
 
 
 def test_every_other_action_is_no_move() -> None:
@@ -324,7 +365,8 @@ def reference_halfka_v2_hm(board: chess.Board, white_pov: bool) -> set[int]:
 
 @pytest.mark.once
 def test_nnue_features_follow_nnue_pytorch() -> None:
-    boards = [pychess_rs.Board(fen, chess960=c960) for fen, c960 in _positions()]
+    # Every third test position (the fuzz test covers more).
+    boards = [pychess_rs.Board(fen, chess960=c960) for fen, c960 in _positions()[::3]]
     boards = [b for b in boards if b.king(True) is not None and b.king(False) is not None]
     halfkp = encode.halfkp_batch(boards, threads=2)
     halfka = encode.halfka_v2_hm_batch(boards)
