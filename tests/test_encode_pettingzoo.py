@@ -87,7 +87,7 @@ def test_scripted_openings_then_random_play(script: str) -> None:
 @pytest.mark.once
 @pytest.mark.parametrize("seed", range(4))
 def test_random_games_to_the_end(seed: int) -> None:
-    _play("", seed=seed, max_plies=400)
+    _play("", seed=seed, max_plies=300)
 
 
 def test_batch_equals_singles_for_both_observers() -> None:
