@@ -8,7 +8,7 @@
 
 use crate::board::Board;
 use crate::moves::{as_move, intern, Move};
-use pychess_core::{Color, Game};
+use pychess_core::{Color, Game, Role};
 use pychess_ml::encode as ml;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
@@ -283,22 +283,30 @@ fn encode_nnue<'py>(
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
     let games = games(&boards);
-    // Positions without a king of each side or with more than 32 pieces have no features:
-    // refuse them before any work, naming the first.
+    // Positions without one king of each side or with too many pieces have no features:
+    // refuse them before any work (a given `out` stays as it was), naming the first. Only
+    // counts are needed for that, not the features.
     for (index, game) in games.iter().enumerate() {
         let board = game.board();
-        let mut probe = [0u32; ml::MAX_FEATURES];
-        for color in Color::ALL {
-            let result = match kind {
-                Nnue::HalfKp => ml::halfkp_features(board, color, &mut probe),
-                Nnue::HalfKaV2Hm => ml::halfka_v2_hm_features(board, color, &mut probe),
-            };
-            if let Err(error) = result {
-                return Err(PyValueError::new_err(format!(
-                    "board {index} ({}): {error}",
-                    board.fen()
-                )));
-            }
+        let kings_ok = Color::ALL
+            .iter()
+            .all(|&c| board.pieces(c, Role::King).count() == 1);
+        let kings_counted = match kind {
+            Nnue::HalfKp => 2,
+            Nnue::HalfKaV2Hm => 0,
+        };
+        let error = if !kings_ok {
+            Some(ml::NnueError::NoKing)
+        } else if board.occupied().count() as usize - kings_counted > ml::MAX_FEATURES {
+            Some(ml::NnueError::TooManyPieces)
+        } else {
+            None
+        };
+        if let Some(error) = error {
+            return Err(PyValueError::new_err(format!(
+                "board {index} ({}): {error}",
+                board.fen()
+            )));
         }
     }
     encode_into(

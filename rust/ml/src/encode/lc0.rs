@@ -20,6 +20,7 @@
 use super::history::recent;
 use super::view_bits;
 use pychess_core::{Board, Color, Game, Role, Setup};
+use std::sync::OnceLock;
 
 /// The input's shape: 112 planes of 8 ranks x 8 files.
 pub const LC0_SHAPE: [usize; 3] = [112, 8, 8];
@@ -38,7 +39,9 @@ fn fill(out: &mut [f32], plane: usize, value: f32) {
 
 /// Is `board` the standard starting position (placement, side, castling, no en passant)?
 fn is_start(board: &Board) -> bool {
-    let Ok(start) = Board::from_setup(&Setup::standard(), false) else {
+    static START: OnceLock<Option<Board>> = OnceLock::new();
+    let Some(start) = START.get_or_init(|| Board::from_setup(&Setup::standard(), false).ok())
+    else {
         return false;
     };
     Color::ALL.iter().all(|&c| {
