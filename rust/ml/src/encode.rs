@@ -1,1 +1,0 @@
-//! Tensor encodings of positions and moves.

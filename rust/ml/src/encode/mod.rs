@@ -1,0 +1,84 @@
+//! Tensor encodings of positions and moves, written into caller-owned buffers.
+//!
+//! Every format and its conventions (orientation, plane order, whose view, value types,
+//! flattening) is described in `docs/encodings.md` with a worked example; each module's
+//! documentation repeats what its functions write.
+//!
+//! * [`action`](action_of): AlphaZero's 8x8x73 = 4,672 move index (PettingZoo `chess_v6`'s
+//!   numbering), both directions, and legal-action masks.
+//! * [`pettingzoo_observation`]: PettingZoo `chess_v6`'s (8, 8, 111) observation.
+//! * [`alphazero_planes`]: AlphaZero's (8, 8, 119) input planes.
+//! * [`lc0_planes`]: Lc0's classical 112-plane input.
+//! * [`compact`]: the 12 piece bitboards plus side, castling, en passant and clocks.
+//! * [`halfkp_features`] and [`halfka_v2_hm_features`]: NNUE feature indices as
+//!   nnue-pytorch defines them.
+
+mod action;
+mod alphazero;
+mod compact;
+mod history;
+mod lc0;
+mod nnue;
+mod pettingzoo;
+
+pub use action::{
+    action_of, action_of_uci, legal_action_mask, move_of, try_action_of, ACTIONS, ACTION_PLANES,
+};
+pub use alphazero::{alphazero_planes, ALPHAZERO_SHAPE};
+pub use compact::{compact, COMPACT_LEN, NO_SQUARE};
+pub use lc0::{lc0_planes, LC0_SHAPE};
+pub use nnue::{
+    halfka_v2_hm_features, halfkp_features, NnueError, HALFKA_V2_HM_INPUTS, HALFKP_INPUTS,
+    MAX_FEATURES,
+};
+pub use pettingzoo::{
+    pettingzoo_action_mask, pettingzoo_observation, pettingzoo_observation_for, PETTINGZOO_SHAPE,
+};
+
+use pychess_core::{Color, Square};
+
+/// `sq` as the side `mover` sees it: mirrored vertically for Black (files stay).
+#[inline]
+pub(crate) fn view_square(sq: Square, mover: Color) -> Square {
+    match mover {
+        Color::White => sq,
+        Color::Black => sq.flip_vertical(),
+    }
+}
+
+/// A bitboard as the side `mover` sees it (mirrored vertically for Black).
+#[inline]
+pub(crate) fn view_bits(bits: u64, mover: Color) -> u64 {
+    match mover {
+        Color::White => bits,
+        Color::Black => bits.swap_bytes(),
+    }
+}
+
+/// Writes `value` into `channel` of a channels-last `(8, 8, channels)` image at every square
+/// of `bits`, where image row 0 is the *eighth* rank of `bits` and column 0 the a-file (the
+/// board as a diagram shows it from White's side; callers mirror `bits` for other views).
+#[inline]
+pub(crate) fn put_image<T: Copy>(
+    out: &mut [T],
+    channels: usize,
+    channel: usize,
+    bits: u64,
+    value: T,
+) {
+    let mut rest = bits;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let row = 7 - sq / 8;
+        out[(row * 8 + sq % 8) * channels + channel] = value;
+    }
+}
+
+/// Writes `value` into every square of `channel` of a channels-last `(8, 8, channels)` image.
+#[inline]
+pub(crate) fn fill_image<T: Copy>(out: &mut [T], channels: usize, channel: usize, value: T) {
+    for cell in out.chunks_exact_mut(channels) {
+        cell[channel] = value;
+    }
+}
