@@ -239,6 +239,20 @@ class BatchBoards:
         """Is game ``index`` over and waiting for a reset (only without auto-reset)?"""
         return self._inner.is_over(index)
 
+    def pettingzoo_view(
+        self, index: int, player: int
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
+        """PettingZoo ``chess_v6``'s ``observe(agent)`` of game ``index`` for ``player_0``
+        (White, ``player=0``) or ``player_1`` (Black, ``player=1``), whoever is to move:
+        ``(observation, action_mask)``, the mask all zero unless it is that player's turn."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        obs, mask = self._inner.pettingzoo_view(index, player == 0)
+        return (
+            np.frombuffer(obs, dtype=np.bool_).reshape(_SHAPES["pettingzoo"]),
+            np.frombuffer(mask, dtype=np.int8),
+        )
+
     def reset_game(self, index: int) -> None:
         """Restarts game ``index`` alone (its observation comes with the next step or
         :meth:`observe`)."""

@@ -9,7 +9,7 @@ use pychess_ml::batch::{
     self, Batch, IllegalAction, ObservationKind, Observations, Options, Outputs, RolloutOptions,
     StepError,
 };
-use pychess_ml::encode::{move_of, ACTIONS};
+use pychess_ml::encode::{move_of, pettingzoo_action_mask, pettingzoo_observation_for, ACTIONS};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -238,6 +238,30 @@ impl BatchBoards {
     fn plies(&self, index: isize) -> PyResult<u32> {
         self.game(index)?;
         Ok(self.batch.plies(index as usize).unwrap_or(0))
+    }
+
+    /// PettingZoo chess_v6's `observe(agent)` of game `index` for the player of `white`
+    /// (`player_0`) or Black (`player_1`): the observation bytes and the action-mask bytes
+    /// (the legal actions if it is that player's turn, whether or not the game is over, as
+    /// chess_v6 lists them; zeros otherwise).
+    fn pettingzoo_view<'py>(
+        &self,
+        py: Python<'py>,
+        index: isize,
+        white: bool,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+        let game = self.game(index)?;
+        let observer = if white { Color::White } else { Color::Black };
+        let size = ObservationKind::PettingZoo.size();
+        let obs = PyByteArray::new_with(py, size, |out| {
+            pettingzoo_observation_for(game, observer, out);
+            Ok(())
+        })?;
+        let mask = PyByteArray::new_with(py, ACTIONS, |out| {
+            pettingzoo_action_mask(game, observer, out);
+            Ok(())
+        })?;
+        Ok((obs, mask))
     }
 
     /// Is game `index` over and waiting for a reset (only without auto-reset)?
