@@ -5,6 +5,7 @@ mod batch;
 mod bitboards;
 mod board;
 mod convert;
+mod encode;
 mod errors;
 mod fast_methods;
 mod moves;
@@ -58,5 +59,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pgn::build_game_tree, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::pgn_game_end, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::pgn_next_game_start, m)?)?;
+    encode::register(m)?;
     Ok(())
 }

@@ -1,0 +1,395 @@
+//! Tensor encodings for `pychess_rs.encode`: glue over `pychess_ml::encode`.
+//!
+//! Each function takes one board or a sequence of boards and returns a `bytearray` that the
+//! Python module wraps with one `numpy.frombuffer(...).reshape(...)` (writable, no copy), so
+//! the extension never needs NumPy (the `numpy` crate would raise the crate's minimum Rust
+//! version to 1.85 and make NumPy part of every build). The buffer is created first and
+//! filled in place with the GIL released, on `threads` threads for a batch.
+
+use crate::board::Board;
+use crate::moves::{as_move, intern, Move};
+use pychess_core::{Color, Game};
+use pychess_ml::encode as ml;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyList, PyTuple};
+
+/// The boards an argument holds: one `Board`, or a list/tuple/iterable of them. The borrows
+/// stay alive (so no other thread can push or pop those boards) while their games are read.
+fn borrow_boards<'py>(boards: &Bound<'py, PyAny>) -> PyResult<Vec<PyRef<'py, Board>>> {
+    if let Ok(board) = boards.cast::<Board>() {
+        return Ok(vec![board.borrow()]);
+    }
+    let take = |item: Bound<'py, PyAny>| -> PyResult<PyRef<'py, Board>> {
+        match item.cast::<Board>() {
+            Ok(board) => Ok(board.borrow()),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "expected pychess_rs.Board objects, got {}",
+                item.get_type().name()?
+            ))),
+        }
+    };
+    if let Ok(list) = boards.cast::<PyList>() {
+        return list.iter().map(take).collect();
+    }
+    if let Ok(tuple) = boards.cast::<PyTuple>() {
+        return tuple.iter().map(take).collect();
+    }
+    boards
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err("expected a pychess_rs.Board or a sequence of boards"))?
+        .map(|item| take(item?))
+        .collect()
+}
+
+/// Values of a plain numeric type that may be written into a byte buffer.
+///
+/// # Safety
+/// Every bit pattern of the type's size must be a valid value.
+unsafe trait Plain: Copy + Default + Send {}
+// SAFETY: integers and floats accept every bit pattern.
+unsafe impl Plain for u8 {}
+// SAFETY: as above.
+unsafe impl Plain for u64 {}
+// SAFETY: as above.
+unsafe impl Plain for f32 {}
+// SAFETY: as above.
+unsafe impl Plain for i32 {}
+
+/// A new `bytearray` of `count * per_item` values of `T`, each item filled by
+/// `fill(game, item)` with the GIL released, on up to `threads` threads.
+fn encode_into<'py, T: Plain>(
+    py: Python<'py>,
+    games: &[&Game],
+    per_item: usize,
+    threads: usize,
+    fill: impl Fn(&Game, &mut [T]) + Sync,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let values = games.len() * per_item;
+    let bytes = values * std::mem::size_of::<T>();
+    let array = PyByteArray::new_with(py, bytes, |_| Ok(()))?;
+    // SAFETY: the bytearray was just created and no Python code has seen it, so nothing can
+    // resize or read it while it is filled (with or without the GIL).
+    let buffer = unsafe { array.as_bytes_mut() };
+    // SAFETY: `T` is plain (any bit pattern is a value); `align_to_mut` only yields the
+    // middle part properly aligned.
+    let (head, middle, tail) = unsafe { buffer.align_to_mut::<T>() };
+    let run = |out: &mut [T]| {
+        let chunks = threads.clamp(1, games.len().max(1));
+        let per_chunk = games.len().div_ceil(chunks).max(1);
+        std::thread::scope(|scope| {
+            for (games, out) in games
+                .chunks(per_chunk)
+                .zip(out.chunks_mut(per_chunk * per_item))
+            {
+                let fill = &fill;
+                let mut work = move || {
+                    for (game, item) in games.iter().zip(out.chunks_exact_mut(per_item)) {
+                        fill(game, item);
+                    }
+                };
+                if chunks == 1 {
+                    work();
+                } else {
+                    scope.spawn(work);
+                }
+            }
+        });
+    };
+    if head.is_empty() && tail.is_empty() {
+        py.detach(|| run(middle));
+    } else {
+        // CPython's allocator aligns to 8 or 16 bytes, so this path is for exotic builds.
+        let mut values = vec![T::default(); values];
+        py.detach(|| run(&mut values));
+        // SAFETY: still unseen by Python, as above.
+        let buffer = unsafe { array.as_bytes_mut() };
+        // SAFETY: as above, `T` is plain, so its bytes may be copied out.
+        let raw = unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), bytes) };
+        buffer.copy_from_slice(raw);
+    }
+    Ok(array)
+}
+
+fn games<'a>(boards: &'a [PyRef<'_, Board>]) -> Vec<&'a Game> {
+    boards.iter().map(|b| &b.game).collect()
+}
+
+/// The compact encoding (17 `uint64` per board).
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1))]
+pub(crate) fn encode_compact<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    encode_into(
+        py,
+        &games(&boards),
+        ml::COMPACT_LEN,
+        threads,
+        |game, out| {
+            ml::compact(game.board(), out);
+        },
+    )
+}
+
+/// AlphaZero's (8, 8, 119) `float32` planes per board.
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1))]
+pub(crate) fn encode_alphazero<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    encode_into(py, &games(&boards), 64 * 119, threads, ml::alphazero_planes)
+}
+
+/// Lc0's (112, 8, 8) `float32` planes per board.
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1))]
+pub(crate) fn encode_lc0<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    encode_into(py, &games(&boards), 112 * 64, threads, ml::lc0_planes)
+}
+
+/// PettingZoo `chess_v6`'s (8, 8, 111) 0/1 observation per board, for `observer` (True:
+/// White, False: Black, None: the side to move).
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1, observer = None))]
+pub(crate) fn encode_pettingzoo<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    observer: Option<bool>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    let observer = observer.map(Color::from_white);
+    encode_into(py, &games(&boards), 64 * 111, threads, |game, out| {
+        let who = observer.unwrap_or(game.board().turn());
+        ml::pettingzoo_observation_for(game, who, out);
+    })
+}
+
+/// The legal-action mask (4,672 0/1 bytes) per board; with `observer` given, PettingZoo's
+/// mask for that player (all zeros when it is not that player's turn).
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1, observer = None))]
+pub(crate) fn encode_action_mask<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    observer: Option<bool>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    let observer = observer.map(Color::from_white);
+    encode_into(
+        py,
+        &games(&boards),
+        ml::ACTIONS,
+        threads,
+        |game, out: &mut [u8]| {
+            let who = observer.unwrap_or(game.board().turn());
+            out.fill(0);
+            if who == game.board().turn() {
+                // The game keeps its legal moves; no second generation.
+                for &m in game.legal_moves() {
+                    if let Some(action) = ml::try_action_of(game.board(), m) {
+                        out[action] = 1;
+                    }
+                }
+            }
+        },
+    )
+}
+
+/// Which NNUE feature set.
+#[derive(Clone, Copy)]
+enum Nnue {
+    HalfKp,
+    HalfKaV2Hm,
+}
+
+fn encode_nnue<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    kind: Nnue,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    let games = games(&boards);
+    // Positions without a king of each side or with more than 32 pieces have no features:
+    // refuse them before any work, naming the first.
+    for (index, game) in games.iter().enumerate() {
+        let board = game.board();
+        let mut probe = [0u32; ml::MAX_FEATURES];
+        for color in Color::ALL {
+            let result = match kind {
+                Nnue::HalfKp => ml::halfkp_features(board, color, &mut probe),
+                Nnue::HalfKaV2Hm => ml::halfka_v2_hm_features(board, color, &mut probe),
+            };
+            if let Err(error) = result {
+                return Err(PyValueError::new_err(format!(
+                    "board {index} ({}): {error}",
+                    board.fen()
+                )));
+            }
+        }
+    }
+    encode_into(
+        py,
+        &games,
+        2 * ml::MAX_FEATURES,
+        threads,
+        |game, out: &mut [i32]| {
+            out.fill(-1);
+            for (color, row) in Color::ALL
+                .into_iter()
+                .zip(out.chunks_exact_mut(ml::MAX_FEATURES))
+            {
+                let mut features = [0u32; ml::MAX_FEATURES];
+                let count = match kind {
+                    Nnue::HalfKp => ml::halfkp_features(game.board(), color, &mut features),
+                    Nnue::HalfKaV2Hm => {
+                        ml::halfka_v2_hm_features(game.board(), color, &mut features)
+                    }
+                }
+                .unwrap_or(0);
+                for (slot, &feature) in row.iter_mut().zip(&features[..count]) {
+                    *slot = feature as i32;
+                }
+            }
+        },
+    )
+}
+
+/// HalfKP feature indices, (2, 32) `int32` per board (White's then Black's perspective),
+/// padded with -1.
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1))]
+pub(crate) fn encode_halfkp<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    encode_nnue(py, boards, threads, Nnue::HalfKp)
+}
+
+/// HalfKAv2_hm feature indices, as `encode_halfkp` lays them out.
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1))]
+pub(crate) fn encode_halfka_v2_hm<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    encode_nnue(py, boards, threads, Nnue::HalfKaV2Hm)
+}
+
+/// The action of the legal move `m` of `game`'s position.
+fn action_in(game: &Game, m: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let Some(m) = as_move(m) else {
+        return Err(PyTypeError::new_err(format!(
+            "expected a pychess_rs.Move, got {}",
+            m.get_type().name()?
+        )));
+    };
+    let uci = m.get().uci;
+    match game.find_legal(uci) {
+        Some(legal) => ml::try_action_of(game.board(), legal)
+            .ok_or_else(|| PyValueError::new_err(format!("{uci} has no action"))),
+        None => Err(PyValueError::new_err(format!(
+            "{uci} is not a legal move in {}",
+            game.board().fen()
+        ))),
+    }
+}
+
+/// The action of a legal move of `board`.
+#[pyfunction]
+pub(crate) fn encode_action_of(board: PyRef<'_, Board>, m: &Bound<'_, PyAny>) -> PyResult<usize> {
+    action_in(&board.game, m)
+}
+
+/// The legal move of `board` that `action` stands for, or None.
+#[pyfunction]
+pub(crate) fn encode_move_of(
+    py: Python<'_>,
+    board: PyRef<'_, Board>,
+    action: i64,
+) -> Option<Py<Move>> {
+    let action = usize::try_from(action).ok()?;
+    let board = board.game.board();
+    ml::move_of(board, action).map(|m| intern(py, board.uci(m)))
+}
+
+/// The action of each move of `moves` in the matching board of `boards` (`int64` each).
+#[pyfunction]
+pub(crate) fn encode_actions_of<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    moves: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    let moves: Vec<Bound<'py, PyAny>> = moves.try_iter()?.collect::<PyResult<_>>()?;
+    if moves.len() != boards.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} boards but {} moves",
+            boards.len(),
+            moves.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(8 * boards.len());
+    for (board, m) in boards.iter().zip(&moves) {
+        bytes.extend_from_slice(&(action_in(&board.game, m)? as i64).to_ne_bytes());
+    }
+    Ok(PyByteArray::new(py, &bytes))
+}
+
+/// The legal move each action stands for in the matching board, or None.
+#[pyfunction]
+pub(crate) fn encode_moves_of<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    actions: Vec<i64>,
+) -> PyResult<Vec<Option<Py<Move>>>> {
+    let boards = borrow_boards(boards)?;
+    if actions.len() != boards.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} boards but {} actions",
+            boards.len(),
+            actions.len()
+        )));
+    }
+    Ok(boards
+        .iter()
+        .zip(actions)
+        .map(|(board, action)| {
+            let board = board.game.board();
+            let action = usize::try_from(action).ok()?;
+            ml::move_of(board, action).map(|m| intern(py, board.uci(m)))
+        })
+        .collect())
+}
+
+/// Adds the `encode_*` functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(encode_compact, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_alphazero, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_lc0, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_pettingzoo, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_action_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_halfkp, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_halfka_v2_hm, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_action_of, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_actions_of, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_move_of, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_moves_of, m)?)?;
+    Ok(())
+}
