@@ -242,9 +242,10 @@ class BatchBoards:
     def pettingzoo_view(
         self, index: int, player: int
     ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
-        """PettingZoo ``chess_v6``'s ``observe(agent)`` of game ``index`` for ``player_0``
-        (White, ``player=0``) or ``player_1`` (Black, ``player=1``), whoever is to move:
-        ``(observation, action_mask)``, the mask all zero unless it is that player's turn."""
+        """PettingZoo ``chess_v6``'s observation of game ``index`` for ``player_0`` (White,
+        ``player=0``) or ``player_1`` (Black, ``player=1``), whoever is to move, and the
+        legal-action mask of the side to move (even in a game that is over: ``chess_v6``
+        shows it to the agent selected, and all zeros to the other)."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         obs, mask = self._inner.pettingzoo_view(index, player == 0)

@@ -9,7 +9,7 @@ use pychess_ml::batch::{
     self, Batch, IllegalAction, ObservationKind, Observations, Options, Outputs, RolloutOptions,
     StepError,
 };
-use pychess_ml::encode::{move_of, pettingzoo_action_mask, pettingzoo_observation_for, ACTIONS};
+use pychess_ml::encode::{legal_action_mask, move_of, pettingzoo_observation_for, ACTIONS};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -240,10 +240,11 @@ impl BatchBoards {
         Ok(self.batch.plies(index as usize).unwrap_or(0))
     }
 
-    /// PettingZoo chess_v6's `observe(agent)` of game `index` for the player of `white`
-    /// (`player_0`) or Black (`player_1`): the observation bytes and the action-mask bytes
-    /// (the legal actions if it is that player's turn, whether or not the game is over, as
-    /// chess_v6 lists them; zeros otherwise).
+    /// PettingZoo chess_v6's `observe(agent)` parts of game `index` for the player of
+    /// `white` (`player_0`) or Black (`player_1`): the observation bytes, and the legal-action
+    /// mask of the side to move, whether or not the game is over (chess_v6 gives it to the
+    /// agent selected, which after an illegal action is not the side to move; the caller
+    /// zeroes it for the others).
     fn pettingzoo_view<'py>(
         &self,
         py: Python<'py>,
@@ -258,7 +259,7 @@ impl BatchBoards {
             Ok(())
         })?;
         let mask = PyByteArray::new_with(py, ACTIONS, |out| {
-            pettingzoo_action_mask(game, observer, out);
+            legal_action_mask(game.board(), out);
             Ok(())
         })?;
         Ok((obs, mask))
