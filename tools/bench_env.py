@@ -209,11 +209,13 @@ def bench_env(quick: bool = False, repeat: int | None = None) -> list[Row]:
         )
     except ImportError:
         time_row(batched, "rust-chess BoardBatch", "not installed (pip install rust-chess)")
+    # pgx is some hundred times slower per ply on CPU: fewer steps keep the run short.
+    pgx_steps = min(sizes.steps, 20)
     time_row(
         batched,
         "pgx chess (CPU, jit+vmap)",
-        pgx_runner(sizes.games, sizes.steps),
-        "AlphaZero 8x8x119 observations",
+        pgx_runner(sizes.games, pgx_steps),
+        f"{pgx_steps} steps; AlphaZero 8x8x119 observations",
     )
 
     whole = f"random self-play rollouts ({sizes.rollouts} whole games)"
