@@ -155,6 +155,8 @@ def test_truncation_and_illegal_actions() -> None:
         BatchBoards(2, observation="lc0")  # type: ignore[arg-type]
     with pytest.raises(pychess_rs.InvalidFenError):
         BatchBoards(2, fen="not a fen")
+    with pytest.raises(ValueError, match="already over"):
+        BatchBoards(2, fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
 
 
 def test_threads_change_nothing() -> None:

@@ -165,8 +165,17 @@ impl BatchBoards {
             illegal,
             threads: threads.max(1),
         };
+        let start = start_board(fen)?;
+        // A game that is over before its first move could never be stepped or reset into play.
+        if let Some(outcome) = Game::new(start.clone()).outcome(claim_draw) {
+            return Err(PyValueError::new_err(format!(
+                "the start position is already over ({:?}): {}",
+                outcome.termination,
+                start.fen()
+            )));
+        }
         Ok(BatchBoards {
-            batch: Batch::new(n, start_board(fen)?, options),
+            batch: Batch::new(n, start, options),
         })
     }
 
