@@ -38,6 +38,37 @@
 //!
 //! Games are independent, so [`Options::threads`] only changes the speed: each thread steps
 //! a contiguous range of games, and every output lands at its game's index.
+//!
+//! ```
+//! use pychess_core::{Board, Termination, UciMove};
+//! use pychess_ml::batch::{end, Batch, ObservationKind, Options, OutputBuffers};
+//! use pychess_ml::encode::{action_of, ACTIONS};
+//!
+//! let options = Options { observation: ObservationKind::PettingZoo, ..Options::default() };
+//! let mut batch = Batch::new(2, Board::default(), options);
+//! let mut out = OutputBuffers::new(2, options.observation);
+//! batch.reset(out.outputs())?;
+//! assert_eq!(out.masks[..ACTIONS].iter().filter(|&&m| m == 1).count(), 20);
+//!
+//! // Fool's mate in both games.
+//! for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+//!     let actions: Vec<i64> = (0..batch.len())
+//!         .map(|i| {
+//!             let game = batch.game(i).unwrap();
+//!             let m = game.resolve_uci(UciMove::parse(uci).unwrap()).unwrap();
+//!             action_of(game.board(), m) as i64
+//!         })
+//!         .collect();
+//!     batch.step(&actions, out.outputs())?;
+//! }
+//! assert_eq!(out.terminated, [1, 1]);
+//! assert_eq!(out.rewards, [-1.0, 1.0, -1.0, 1.0]); // [white, black] per game
+//! assert_eq!(end::termination_of_code(out.ends[0]), Some(Termination::Checkmate));
+//! // Auto-reset: both games start again; the ended ones stay readable until the next step.
+//! assert_eq!(batch.game(0).unwrap().moves().len(), 0);
+//! assert_eq!(batch.finished_game(0).unwrap().moves().len(), 4);
+//! # Ok::<(), pychess_ml::batch::StepError>(())
+//! ```
 
 pub mod end;
 mod parallel;
@@ -280,6 +311,67 @@ impl Outputs<'_> {
         self.terminated[i] = u8::from(result.terminated);
         self.truncated[i] = u8::from(result.truncated);
         self.ends[i] = result.end;
+    }
+}
+
+/// Owned output buffers for `n` games, for Rust callers (the Python bindings lend NumPy-owned
+/// memory instead). Fields are public so that results can be read after each step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputBuffers {
+    /// The observation kind the buffers are sized for.
+    pub kind: ObservationKind,
+    /// PettingZoo observations (empty for other kinds).
+    pub observations_u8: Vec<u8>,
+    /// AlphaZero observations (empty for other kinds).
+    pub observations_f32: Vec<f32>,
+    /// Legal-action masks, `n * ACTIONS`.
+    pub masks: Vec<u8>,
+    /// Rewards, `[white, black]` per game.
+    pub rewards: Vec<f32>,
+    /// 1 where the game terminated.
+    pub terminated: Vec<u8>,
+    /// 1 where the game was truncated.
+    pub truncated: Vec<u8>,
+    /// End codes.
+    pub ends: Vec<i8>,
+}
+
+impl OutputBuffers {
+    /// Zeroed buffers for `games` games and observations of `kind`.
+    pub fn new(games: usize, kind: ObservationKind) -> OutputBuffers {
+        let size = games * kind.size();
+        let sized = |k| if kind == k { size } else { 0 };
+        OutputBuffers {
+            kind,
+            observations_u8: vec![0; sized(ObservationKind::PettingZoo)],
+            observations_f32: vec![0.0; sized(ObservationKind::AlphaZero)],
+            masks: vec![0; games * ACTIONS],
+            rewards: vec![0.0; 2 * games],
+            terminated: vec![0; games],
+            truncated: vec![0; games],
+            ends: vec![0; games],
+        }
+    }
+
+    /// The buffers lent to `Batch::reset`, `Batch::step` or `Batch::observe`.
+    pub fn outputs(&mut self) -> Outputs<'_> {
+        Outputs {
+            observations: match self.kind {
+                ObservationKind::None => Observations::None,
+                ObservationKind::PettingZoo => Observations::U8(&mut self.observations_u8),
+                ObservationKind::AlphaZero => Observations::F32(&mut self.observations_f32),
+            },
+            masks: &mut self.masks,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            ends: &mut self.ends,
+        }
+    }
+
+    /// Game `i`'s mask.
+    pub fn mask(&self, i: usize) -> &[u8] {
+        &self.masks[i * ACTIONS..(i + 1) * ACTIONS]
     }
 }
 

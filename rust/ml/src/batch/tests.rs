@@ -3,67 +3,7 @@ use super::*;
 use crate::encode::move_of;
 use pychess_core::{Color, Termination};
 
-/// Owned buffers for `n` games.
-#[derive(Clone, Debug, PartialEq)]
-struct Buffers {
-    kind: ObservationKind,
-    obs_u8: Vec<u8>,
-    obs_f32: Vec<f32>,
-    masks: Vec<u8>,
-    rewards: Vec<f32>,
-    terminated: Vec<u8>,
-    truncated: Vec<u8>,
-    ends: Vec<i8>,
-}
-
-impl Buffers {
-    fn new(n: usize, kind: ObservationKind) -> Buffers {
-        let size = n * kind.size();
-        Buffers {
-            kind,
-            obs_u8: vec![
-                0;
-                if kind == ObservationKind::PettingZoo {
-                    size
-                } else {
-                    0
-                }
-            ],
-            obs_f32: vec![
-                0.0;
-                if kind == ObservationKind::AlphaZero {
-                    size
-                } else {
-                    0
-                }
-            ],
-            masks: vec![0; n * ACTIONS],
-            rewards: vec![0.0; 2 * n],
-            terminated: vec![0; n],
-            truncated: vec![0; n],
-            ends: vec![0; n],
-        }
-    }
-
-    fn outputs(&mut self) -> Outputs<'_> {
-        Outputs {
-            observations: match self.kind {
-                ObservationKind::None => Observations::None,
-                ObservationKind::PettingZoo => Observations::U8(&mut self.obs_u8),
-                ObservationKind::AlphaZero => Observations::F32(&mut self.obs_f32),
-            },
-            masks: &mut self.masks,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            ends: &mut self.ends,
-        }
-    }
-
-    fn mask(&self, i: usize) -> &[u8] {
-        &self.masks[i * ACTIONS..(i + 1) * ACTIONS]
-    }
-}
+type Buffers = OutputBuffers;
 
 fn fen(f: &str) -> Board {
     Board::from_fen(f, false).unwrap()
@@ -123,7 +63,7 @@ fn batched_games_equal_games_played_one_by_one() {
             let mut obs = vec![0u8; ObservationKind::PettingZoo.size()];
             encode::pettingzoo_observation(game, &mut obs);
             let size = obs.len();
-            assert_eq!(&buffers.obs_u8[i * size..(i + 1) * size], &obs[..]);
+            assert_eq!(&buffers.observations_u8[i * size..(i + 1) * size], &obs[..]);
             let outcome = game.outcome(false);
             assert_eq!(buffers.terminated[i] == 1, outcome.is_some());
             assert_eq!(
@@ -277,7 +217,7 @@ fn auto_reset_returns_the_new_games_first_observation() {
     };
     let (batch, buffers) = play_out(Board::default(), &["f2f3", "e7e5", "g2g4", "d8h4"], options);
     let (_, fresh) = play_out(Board::default(), &[], options);
-    assert_eq!(buffers.obs_u8, fresh.obs_u8);
+    assert_eq!(buffers.observations_u8, fresh.observations_u8);
     assert_eq!(buffers.masks, fresh.masks);
     assert_eq!(buffers.rewards, [-1.0, 1.0]);
     assert_eq!(batch.game(0).unwrap().moves().len(), 0);
