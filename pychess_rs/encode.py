@@ -21,6 +21,7 @@ are in ``docs/encodings.md``, each with a worked example.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 try:
     import numpy as np
@@ -98,6 +99,43 @@ def _array(
     return np.frombuffer(buffer, dtype=dtype).reshape(shape)
 
 
+def _backing(out: npt.NDArray[Any], dtype: type[np.generic], shape: tuple[int, ...]) -> bytearray:
+    """The bytearray behind ``out``, an array a batch function of this module returned for a
+    batch of the same size, so that it can be refilled in place."""
+    base = out.base
+    while isinstance(base, (np.ndarray, memoryview)):
+        base = base.base if isinstance(base, np.ndarray) else base.obj
+    if (
+        not isinstance(base, bytearray)
+        or out.dtype != dtype
+        or out.shape != shape
+        or not out.flags.c_contiguous
+        or out.nbytes != len(base)
+    ):
+        raise ValueError(
+            f"out must be an array returned by this function for a batch of the same size "
+            f"({np.dtype(dtype).name}{list(shape)})"
+        )
+    return base
+
+
+def _batch(
+    encoder: Any,
+    boards: Iterable[Board],
+    threads: int,
+    dtype: type[np.generic],
+    item_shape: tuple[int, ...],
+    out: npt.NDArray[Any] | None,
+    **options: Any,
+) -> Any:
+    boards = _boards(boards)
+    shape = (len(boards), *item_shape)
+    if out is not None:
+        encoder(boards, threads, out=_backing(out, dtype, shape), **options)
+        return out
+    return _array(encoder(boards, threads, **options), dtype, shape)
+
+
 def _boards(boards: Iterable[Board]) -> Sequence[Board]:
     return boards if isinstance(boards, (list, tuple)) else list(boards)
 
@@ -109,11 +147,14 @@ def compact(board: Board) -> _U64:
     return _array(_core.encode_compact(board), np.uint64, (COMPACT_LEN,))  # type: ignore[return-value]
 
 
-def compact_batch(boards: Iterable[Board], threads: int = 1) -> _U64:
-    """:func:`compact` of each board, ``uint64[N, 17]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_compact(boards, threads)
-    return _array(buffer, np.uint64, (len(boards), COMPACT_LEN))  # type: ignore[return-value]
+def compact_batch(boards: Iterable[Board], threads: int = 1, out: _U64 | None = None) -> _U64:
+    """:func:`compact` of each board, ``uint64[N, 17]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    result: _U64 = _batch(_core.encode_compact, boards, threads, np.uint64, (COMPACT_LEN,), out)
+    return result
 
 
 def alphazero(board: Board) -> _F32:
@@ -122,11 +163,14 @@ def alphazero(board: Board) -> _F32:
     return _array(_core.encode_alphazero(board), np.float32, ALPHAZERO_SHAPE)  # type: ignore[return-value]
 
 
-def alphazero_batch(boards: Iterable[Board], threads: int = 1) -> _F32:
-    """:func:`alphazero` of each board, ``float32[N, 8, 8, 119]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_alphazero(boards, threads)
-    return _array(buffer, np.float32, (len(boards), *ALPHAZERO_SHAPE))  # type: ignore[return-value]
+def alphazero_batch(boards: Iterable[Board], threads: int = 1, out: _F32 | None = None) -> _F32:
+    """:func:`alphazero` of each board, ``float32[N, 8, 8, 119]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    result: _F32 = _batch(_core.encode_alphazero, boards, threads, np.float32, ALPHAZERO_SHAPE, out)
+    return result
 
 
 def lc0(board: Board) -> _F32:
@@ -134,11 +178,14 @@ def lc0(board: Board) -> _F32:
     return _array(_core.encode_lc0(board), np.float32, LC0_SHAPE)  # type: ignore[return-value]
 
 
-def lc0_batch(boards: Iterable[Board], threads: int = 1) -> _F32:
-    """:func:`lc0` of each board, ``float32[N, 112, 8, 8]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_lc0(boards, threads)
-    return _array(buffer, np.float32, (len(boards), *LC0_SHAPE))  # type: ignore[return-value]
+def lc0_batch(boards: Iterable[Board], threads: int = 1, out: _F32 | None = None) -> _F32:
+    """:func:`lc0` of each board, ``float32[N, 112, 8, 8]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    result: _F32 = _batch(_core.encode_lc0, boards, threads, np.float32, LC0_SHAPE, out)
+    return result
 
 
 def pettingzoo_observation(board: Board, observer: bool | None = None) -> _BOOL:
@@ -151,12 +198,21 @@ def pettingzoo_observation(board: Board, observer: bool | None = None) -> _BOOL:
 
 
 def pettingzoo_observation_batch(
-    boards: Iterable[Board], threads: int = 1, observer: bool | None = None
+    boards: Iterable[Board],
+    threads: int = 1,
+    observer: bool | None = None,
+    out: _BOOL | None = None,
 ) -> _BOOL:
-    """:func:`pettingzoo_observation` of each board, ``bool[N, 8, 8, 111]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_pettingzoo(boards, threads, observer)
-    return _array(buffer, np.bool_, (len(boards), *PETTINGZOO_SHAPE))  # type: ignore[return-value]
+    """:func:`pettingzoo_observation` of each board, ``bool[N, 8, 8, 111]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    encoder = _core.encode_pettingzoo
+    result: _BOOL = _batch(
+        encoder, boards, threads, np.bool_, PETTINGZOO_SHAPE, out, observer=observer
+    )
+    return result
 
 
 def action_mask(board: Board, observer: bool | None = None) -> _I8:
@@ -168,12 +224,16 @@ def action_mask(board: Board, observer: bool | None = None) -> _I8:
 
 
 def action_mask_batch(
-    boards: Iterable[Board], threads: int = 1, observer: bool | None = None
+    boards: Iterable[Board], threads: int = 1, observer: bool | None = None, out: _I8 | None = None
 ) -> _I8:
-    """:func:`action_mask` of each board, ``int8[N, 4672]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_action_mask(boards, threads, observer)
-    return _array(buffer, np.int8, (len(boards), ACTIONS))  # type: ignore[return-value]
+    """:func:`action_mask` of each board, ``int8[N, 4672]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    encoder = _core.encode_action_mask
+    result: _I8 = _batch(encoder, boards, threads, np.int8, (ACTIONS,), out, observer=observer)
+    return result
 
 
 def action_of(board: Board, move: Move) -> int:
@@ -208,11 +268,14 @@ def halfkp(board: Board) -> _I32:
     return _array(_core.encode_halfkp(board), np.int32, (2, MAX_FEATURES))  # type: ignore[return-value]
 
 
-def halfkp_batch(boards: Iterable[Board], threads: int = 1) -> _I32:
-    """:func:`halfkp` of each board, ``int32[N, 2, 32]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_halfkp(boards, threads)
-    return _array(buffer, np.int32, (len(boards), 2, MAX_FEATURES))  # type: ignore[return-value]
+def halfkp_batch(boards: Iterable[Board], threads: int = 1, out: _I32 | None = None) -> _I32:
+    """:func:`halfkp` of each board, ``int32[N, 2, 32]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    result: _I32 = _batch(_core.encode_halfkp, boards, threads, np.int32, (2, MAX_FEATURES), out)
+    return result
 
 
 def halfka_v2_hm(board: Board) -> _I32:
@@ -221,8 +284,13 @@ def halfka_v2_hm(board: Board) -> _I32:
     return _array(buffer, np.int32, (2, MAX_FEATURES))  # type: ignore[return-value]
 
 
-def halfka_v2_hm_batch(boards: Iterable[Board], threads: int = 1) -> _I32:
-    """:func:`halfka_v2_hm` of each board, ``int32[N, 2, 32]``."""
-    boards = _boards(boards)
-    buffer = _core.encode_halfka_v2_hm(boards, threads)
-    return _array(buffer, np.int32, (len(boards), 2, MAX_FEATURES))  # type: ignore[return-value]
+def halfka_v2_hm_batch(boards: Iterable[Board], threads: int = 1, out: _I32 | None = None) -> _I32:
+    """:func:`halfka_v2_hm` of each board, ``int32[N, 2, 32]``.
+
+    ``out``: an array this function returned for a batch of the same size, to be refilled in
+    place (and returned) instead of allocating a new one.
+    """
+    result: _I32 = _batch(
+        _core.encode_halfka_v2_hm, boards, threads, np.int32, (2, MAX_FEATURES), out
+    )
+    return result

@@ -84,6 +84,7 @@ def test_scripted_openings_then_random_play(script: str) -> None:
     _play(script, seed=len(script), max_plies=len(script.split()) + 40)
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("seed", range(4))
 def test_random_games_to_the_end(seed: int) -> None:
     _play("", seed=seed, max_plies=400)

@@ -78,6 +78,7 @@ GAMES_SEED = 20240611
 FENS_SEED = 20240612
 MAX_PLIES = 300
 WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal", "pgn")
+WORKLOADS += ("encode",)
 # Batched games and the RL environment against PettingZoo, rust-chess and pgx (tools/bench_env.py).
 WORKLOADS += ("env",)
 
@@ -1092,6 +1093,24 @@ def bench_pgn(sizes: Sizes, repeat: int) -> list[Row]:
         os.unlink(path)
 
 
+def bench_encode(quick: bool, repeat: int) -> list[Row]:
+    """Encodings per second: tools/bench_encode.py (every format, 1 and 2 threads, and
+    PettingZoo chess_v6's own encoder as the reference of the ratios)."""
+    try:
+        import bench_encode as encodings
+    except ImportError as error:  # pychess_rs.encode needs NumPy
+        log(f"[encode] skipped: {error}")
+        return []
+    rows = []
+    for r in encodings.run(quick=quick, repeat=repeat):
+        row = Row(f"encode: {r.workload}", r.impl, units=r.positions, unit="positions")
+        row.seconds = r.seconds if r.positions else None
+        row.ratio, row.note = r.ratio, r.note
+        row.ratio_ref = "(ref)" if "PettingZoo" in r.impl else ""
+        rows.append(row)
+    return rows
+
+
 def machine_line() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -1156,6 +1175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += bench_fens(impls, chess, sizes, repeat)
     if "pgn" in selected:
         rows += bench_pgn(sizes, repeat)
+    if "encode" in selected:
+        rows += bench_encode(args.quick, repeat)
     if "env" in selected:
         from bench_env import bench_env
 

@@ -11,6 +11,7 @@ use crate::moves::{as_move, intern, Move};
 use pychess_core::{Color, Game};
 use pychess_ml::encode as ml;
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList, PyTuple};
 
@@ -56,43 +57,86 @@ unsafe impl Plain for f32 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
 
-/// A new `bytearray` of `count * per_item` values of `T`, each item filled by
-/// `fill(game, item)` with the GIL released, on up to `threads` threads.
+/// The most threads one batch is split over.
+const MAX_THREADS: usize = 256;
+
+/// A `bytearray` of `bytes` bytes, left uninitialised: every encoder writes all of its
+/// output (PyO3's `new_with` would zero it first, a second pass over large batches).
+fn uninit_bytearray(py: Python<'_>, bytes: usize) -> PyResult<Bound<'_, PyByteArray>> {
+    let len =
+        ffi::Py_ssize_t::try_from(bytes).map_err(|_| PyValueError::new_err("batch too large"))?;
+    // SAFETY: a null source asks CPython for a new bytearray of `len` bytes, contents
+    // unspecified; the result is checked for an error and is a bytearray.
+    unsafe {
+        let ptr = ffi::PyByteArray_FromStringAndSize(std::ptr::null(), len);
+        Ok(Bound::from_owned_ptr_or_err(py, ptr)?.cast_into_unchecked())
+    }
+}
+
+/// A `bytearray` of `games.len() * per_item` values of `T`, each item filled by
+/// `fill(game, item)` with the GIL released, on up to `threads` threads: `out` when given
+/// (it must have exactly that size: a batch's array is refilled in place, no allocation, no
+/// fresh pages to fault in), else a new one.
 fn encode_into<'py, T: Plain>(
     py: Python<'py>,
     games: &[&Game],
     per_item: usize,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
     fill: impl Fn(&Game, &mut [T]) + Sync,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let values = games.len() * per_item;
     let bytes = values * std::mem::size_of::<T>();
-    let array = PyByteArray::new_with(py, bytes, |_| Ok(()))?;
-    // SAFETY: the bytearray was just created and no Python code has seen it, so nothing can
-    // resize or read it while it is filled (with or without the GIL).
+    let (array, _export) = match out {
+        Some(array) => {
+            if array.len() != bytes {
+                return Err(PyValueError::new_err(format!(
+                    "out holds {} bytes, the batch needs {bytes}",
+                    array.len()
+                )));
+            }
+            // A buffer export (a memoryview) for as long as the GIL is released: CPython
+            // refuses to resize a bytearray with exports, so no other thread can move the
+            // memory being written.
+            // SAFETY: `array` is a live bytearray; the result is checked for an error.
+            let export = unsafe {
+                Bound::from_owned_ptr_or_err(py, ffi::PyMemoryView_FromObject(array.as_ptr()))?
+            };
+            (array, Some(export))
+        }
+        None => (uninit_bytearray(py, bytes)?, None),
+    };
+    // SAFETY: a new bytearray is unseen by Python code; a given one cannot be resized while
+    // `_export` lives (see above). Either way the memory stays put while it is filled.
     let buffer = unsafe { array.as_bytes_mut() };
     // SAFETY: `T` is plain (any bit pattern is a value); `align_to_mut` only yields the
     // middle part properly aligned.
     let (head, middle, tail) = unsafe { buffer.align_to_mut::<T>() };
     let run = |out: &mut [T]| {
-        let chunks = threads.clamp(1, games.len().max(1));
+        // A thread only pays for its spawn with enough work: about 1 MB of output each
+        // (a few dozen plane stacks, thousands of compact positions). Never more threads
+        // than boards, or than any machine has cores.
+        let item_bytes = (per_item * std::mem::size_of::<T>()).max(1);
+        let min_items = ((1 << 20) / item_bytes).max(16);
+        let chunks = threads.clamp(1, (games.len() / min_items).clamp(1, MAX_THREADS));
         let per_chunk = games.len().div_ceil(chunks).max(1);
+        let fill = &fill;
+        let work = move |games: &[&Game], out: &mut [T]| {
+            for (game, item) in games.iter().zip(out.chunks_exact_mut(per_item)) {
+                fill(game, item);
+            }
+        };
         std::thread::scope(|scope| {
-            for (games, out) in games
+            let mut parts = games
                 .chunks(per_chunk)
-                .zip(out.chunks_mut(per_chunk * per_item))
-            {
-                let fill = &fill;
-                let mut work = move || {
-                    for (game, item) in games.iter().zip(out.chunks_exact_mut(per_item)) {
-                        fill(game, item);
-                    }
-                };
-                if chunks == 1 {
-                    work();
-                } else {
-                    scope.spawn(work);
-                }
+                .zip(out.chunks_mut(per_chunk * per_item));
+            // The calling thread takes the first part itself: one spawn fewer.
+            let first = parts.next();
+            for (games, out) in parts {
+                scope.spawn(move || work(games, out));
+            }
+            if let Some((games, out)) = first {
+                work(games, out);
             }
         });
     };
@@ -102,9 +146,9 @@ fn encode_into<'py, T: Plain>(
         // CPython's allocator aligns to 8 or 16 bytes, so this path is for exotic builds.
         let mut values = vec![T::default(); values];
         py.detach(|| run(&mut values));
-        // SAFETY: still unseen by Python, as above.
+        // SAFETY: as above, the memory stays put.
         let buffer = unsafe { array.as_bytes_mut() };
-        // SAFETY: as above, `T` is plain, so its bytes may be copied out.
+        // SAFETY: `T` is plain, so its bytes may be copied out.
         let raw = unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), bytes) };
         buffer.copy_from_slice(raw);
     }
@@ -117,11 +161,12 @@ fn games<'a>(boards: &'a [PyRef<'_, Board>]) -> Vec<&'a Game> {
 
 /// The compact encoding (17 `uint64` per board).
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1))]
+#[pyo3(signature = (boards, threads = 1, out = None))]
 pub(crate) fn encode_compact<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
     encode_into(
@@ -129,63 +174,75 @@ pub(crate) fn encode_compact<'py>(
         &games(&boards),
         ml::COMPACT_LEN,
         threads,
-        |game, out| {
-            ml::compact(game.board(), out);
+        out,
+        |game, item| {
+            ml::compact(game.board(), item);
         },
     )
 }
 
 /// AlphaZero's (8, 8, 119) `float32` planes per board.
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1))]
+#[pyo3(signature = (boards, threads = 1, out = None))]
 pub(crate) fn encode_alphazero<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
-    encode_into(py, &games(&boards), 64 * 119, threads, ml::alphazero_planes)
+    encode_into(
+        py,
+        &games(&boards),
+        64 * 119,
+        threads,
+        out,
+        ml::alphazero_planes,
+    )
 }
 
 /// Lc0's (112, 8, 8) `float32` planes per board.
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1))]
+#[pyo3(signature = (boards, threads = 1, out = None))]
 pub(crate) fn encode_lc0<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
-    encode_into(py, &games(&boards), 112 * 64, threads, ml::lc0_planes)
+    encode_into(py, &games(&boards), 112 * 64, threads, out, ml::lc0_planes)
 }
 
 /// PettingZoo `chess_v6`'s (8, 8, 111) 0/1 observation per board, for `observer` (True:
 /// White, False: Black, None: the side to move).
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1, observer = None))]
+#[pyo3(signature = (boards, threads = 1, observer = None, out = None))]
 pub(crate) fn encode_pettingzoo<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
     observer: Option<bool>,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
     let observer = observer.map(Color::from_white);
-    encode_into(py, &games(&boards), 64 * 111, threads, |game, out| {
+    encode_into(py, &games(&boards), 64 * 111, threads, out, |game, item| {
         let who = observer.unwrap_or(game.board().turn());
-        ml::pettingzoo_observation_for(game, who, out);
+        ml::pettingzoo_observation_for(game, who, item);
     })
 }
 
 /// The legal-action mask (4,672 0/1 bytes) per board; with `observer` given, PettingZoo's
 /// mask for that player (all zeros when it is not that player's turn).
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1, observer = None))]
+#[pyo3(signature = (boards, threads = 1, observer = None, out = None))]
 pub(crate) fn encode_action_mask<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
     observer: Option<bool>,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
     let observer = observer.map(Color::from_white);
@@ -194,14 +251,15 @@ pub(crate) fn encode_action_mask<'py>(
         &games(&boards),
         ml::ACTIONS,
         threads,
-        |game, out: &mut [u8]| {
+        out,
+        |game, item: &mut [u8]| {
             let who = observer.unwrap_or(game.board().turn());
-            out.fill(0);
+            item.fill(0);
             if who == game.board().turn() {
                 // The game keeps its legal moves; no second generation.
                 for &m in game.legal_moves() {
                     if let Some(action) = ml::try_action_of(game.board(), m) {
-                        out[action] = 1;
+                        item[action] = 1;
                     }
                 }
             }
@@ -220,6 +278,7 @@ fn encode_nnue<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
     kind: Nnue,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
@@ -247,11 +306,12 @@ fn encode_nnue<'py>(
         &games,
         2 * ml::MAX_FEATURES,
         threads,
-        |game, out: &mut [i32]| {
-            out.fill(-1);
+        out,
+        |game, item: &mut [i32]| {
+            item.fill(-1);
             for (color, row) in Color::ALL
                 .into_iter()
-                .zip(out.chunks_exact_mut(ml::MAX_FEATURES))
+                .zip(item.chunks_exact_mut(ml::MAX_FEATURES))
             {
                 let mut features = [0u32; ml::MAX_FEATURES];
                 let count = match kind {
@@ -272,24 +332,26 @@ fn encode_nnue<'py>(
 /// HalfKP feature indices, (2, 32) `int32` per board (White's then Black's perspective),
 /// padded with -1.
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1))]
+#[pyo3(signature = (boards, threads = 1, out = None))]
 pub(crate) fn encode_halfkp<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
-    encode_nnue(py, boards, threads, Nnue::HalfKp)
+    encode_nnue(py, boards, threads, out, Nnue::HalfKp)
 }
 
 /// HalfKAv2_hm feature indices, as `encode_halfkp` lays them out.
 #[pyfunction]
-#[pyo3(signature = (boards, threads = 1))]
+#[pyo3(signature = (boards, threads = 1, out = None))]
 pub(crate) fn encode_halfka_v2_hm<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
-    encode_nnue(py, boards, threads, Nnue::HalfKaV2Hm)
+    encode_nnue(py, boards, threads, out, Nnue::HalfKaV2Hm)
 }
 
 /// The action of the legal move `m` of `game`'s position.
@@ -301,14 +363,14 @@ fn action_in(game: &Game, m: &Bound<'_, PyAny>) -> PyResult<usize> {
         )));
     };
     let uci = m.get().uci;
-    match game.find_legal(uci) {
-        Some(legal) => ml::try_action_of(game.board(), legal)
-            .ok_or_else(|| PyValueError::new_err(format!("{uci} has no action"))),
-        None => Err(PyValueError::new_err(format!(
-            "{uci} is not a legal move in {}",
-            game.board().fen()
-        ))),
-    }
+    game.find_legal(uci)
+        .and_then(|legal| ml::try_action_of(game.board(), legal))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{uci} is not a legal move in {}",
+                game.board().fen()
+            ))
+        })
 }
 
 /// The action of a legal move of `board`.
