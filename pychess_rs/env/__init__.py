@@ -5,7 +5,8 @@ gymnasium, pettingzoo).
   ``chess_v6`` (same agents, spaces, observations, masks and rewards, the same wrappers), that
   passes ``pettingzoo.test.api_test``; its observations and masks are computed in Rust.
 * :class:`ChessVectorEnv`: a Gymnasium vector environment over
-  :class:`pychess_rs.batch.BatchBoards`, one self-play game per sub-environment.
+  :class:`pychess_rs.batch.BatchBoards`, one self-play game per sub-environment (Gymnasium
+  1.1 or later; imported on first use, so that the AEC environment works with older ones).
 
 ::
 
@@ -19,7 +20,16 @@ gymnasium, pettingzoo).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .chess import env, raw_env
-from .vector import ChessVectorEnv
 
 __all__ = ["ChessVectorEnv", "env", "raw_env"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ChessVectorEnv":
+        from .vector import ChessVectorEnv
+
+        return ChessVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,7 +28,8 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as _error:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "pychess_rs.env needs numpy and gymnasium: pip install 'pychess-rs[env]'"
+        "pychess_rs.env.ChessVectorEnv needs numpy and gymnasium 1.1 or later (autoreset "
+        "modes): pip install 'pychess-rs[env]'"
     ) from _error
 
 from .._core import Board
