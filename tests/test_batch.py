@@ -216,3 +216,31 @@ def test_rollouts_are_seeded_and_replay_to_their_ends() -> None:
     assert short.terminations() == [None] * 6
     games = BatchBoards(2, seed=5)
     assert games.rollouts(12).actions.tobytes() == one.actions.tobytes()
+
+
+@pytest.mark.once
+def test_rollouts_release_the_gil() -> None:
+    """While a long rollout runs in another thread, this one keeps running: with the GIL held
+    it would stand still for the whole call."""
+    import threading
+    import time
+
+    done = threading.Event()
+
+    def work() -> None:
+        rollouts(3000, seed=2)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    start = time.perf_counter()
+    worker.start()
+    last = start
+    longest = 0.0
+    while not done.is_set():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    worker.join()
+    elapsed = time.perf_counter() - start
+    assert elapsed > 0.2, "the rollout was too short to tell"
+    assert longest < elapsed / 2
