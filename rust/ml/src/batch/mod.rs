@@ -76,7 +76,7 @@ pub mod rollout;
 
 pub use rollout::{game_seed, rollout, rollouts, Rollout, RolloutOptions, SplitMix64};
 
-use crate::encode::{self, action_of, ACTIONS, ALPHAZERO_SHAPE, PETTINGZOO_SHAPE};
+use crate::encode::{self, try_action_of, ACTIONS, ALPHAZERO_SHAPE, PETTINGZOO_SHAPE};
 use end::{illegal_rewards, outcome_rewards, termination_code, ILLEGAL_ACTION, ONGOING};
 use parallel::Split;
 use pychess_core::{Board, Game, Move};
@@ -415,11 +415,13 @@ impl Slot {
     fn index_moves(&mut self) {
         let board = self.game.board();
         self.legal.clear();
+        // Every legal chess move has an action; a move that had none (no shape of the 73)
+        // could only be left out of the mask, never index past it.
         self.legal.extend(
             self.game
                 .legal_moves()
                 .iter()
-                .map(|&m| (action_of(board, m) as u16, m)),
+                .filter_map(|&m| Some((try_action_of(board, m)? as u16, m))),
         );
     }
 

@@ -1,6 +1,6 @@
 use super::end::{termination_of_code, ILLEGAL_ACTION, ONGOING};
 use super::*;
-use crate::encode::move_of;
+use crate::encode::{action_of, move_of};
 use pychess_core::{Color, Termination};
 
 type Buffers = OutputBuffers;
