@@ -36,6 +36,10 @@ pgn
     PyPI when installed (``iron-pgn-parser``, ``esca``; noted when not). Each counts games and
     mainline plies, which must match python-chess's. Rates are games/s and MB/s; ratios are
     python-chess's time over the implementation's.
+env
+    ``pychess_rs.env`` and ``pychess_rs.batch`` against PettingZoo's ``chess_v6``, rust-chess's
+    ``BoardBatch`` and pgx (``tools/bench_env.py`` documents the rows; ratios there are over
+    PettingZoo's plies/s).
 
 Every result is checked against python-chess (node counts, the sum of legal-move counts and
 the count of each game-end flag); an implementation whose result differs is reported as
@@ -75,6 +79,8 @@ FENS_SEED = 20240612
 MAX_PLIES = 300
 WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal", "pgn")
 WORKLOADS += ("encode",)
+# Batched games and the RL environment against PettingZoo, rust-chess and pgx (tools/bench_env.py).
+WORKLOADS += ("env",)
 
 
 @dataclass(frozen=True)
@@ -1171,6 +1177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += bench_pgn(sizes, repeat)
     if "encode" in selected:
         rows += bench_encode(args.quick, repeat)
+    if "env" in selected:
+        from bench_env import bench_env
+
+        rows += bench_env(args.quick, args.repeat)
 
     print()
     print(f"Machine: {machine_line()}")

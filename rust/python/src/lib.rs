@@ -1,6 +1,7 @@
 //! The `pychess_rs._core` extension module: registration only. Each class lives in its own
 //! module and wraps `pychess-core`; no chess logic here.
 
+mod batch;
 mod bitboards;
 mod board;
 mod convert;
@@ -30,6 +31,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<squareset::SquareSet>()?;
     bitboards::register(m)?;
     m.add_function(wrap_pyfunction!(perft::parse_perft_line, m)?)?;
+    m.add_class::<batch::BatchBoards>()?;
+    m.add_function(wrap_pyfunction!(batch::rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::board_from_actions, m)?)?;
     m.add_class::<search::Searcher>()?;
     m.add_class::<search::SearchControl>()?;
     m.add_class::<search::SearchInfo>()?;

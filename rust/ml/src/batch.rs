@@ -1,1 +1,0 @@
-//! Many games stepped together by arrays of actions.
