@@ -283,8 +283,8 @@ impl Board {
     }
 
     /// Forgets the move stack (and with it the repetition history).
-    fn clear_stack(&mut self) {
-        self.game.clear_stack();
+    fn clear_stack(&mut self, py: Python<'_>) {
+        self.game_mut(py).clear_stack();
     }
 
     /// The starting position of the game, without moves.
@@ -302,9 +302,7 @@ impl Board {
         };
         Ok(match keep {
             None => self.clone(),
-            Some(keep) => Board {
-                game: self.game.with_last_moves(keep),
-            },
+            Some(keep) => Board::from_game(self.game.with_last_moves(keep)),
         })
     }
 
@@ -321,6 +319,7 @@ impl Board {
     #[staticmethod]
     #[pyo3(signature = (fen, chess960, moves, castling_rights = None))]
     fn _from_moves(
+        py: Python<'_>,
         fen: &str,
         chess960: bool,
         moves: Vec<String>,
@@ -329,12 +328,12 @@ impl Board {
         let mut board = Board::from_fen_str(fen, chess960)?;
         if let Some(rights) = castling_rights {
             board
-                .game
+                .game_mut(py)
                 .edit_board(|b| b.set_castling_rights(pychess_core::Bitboard(rights)));
         }
         for m in moves {
             let uci = UciMove::parse(&m).map_err(move_error)?;
-            board.game.push_uci(uci).map_err(move_error)?;
+            board.game_mut(py).push_uci(uci).map_err(move_error)?;
         }
         Ok(board)
     }
