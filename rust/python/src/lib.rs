@@ -10,6 +10,7 @@ mod moves;
 mod perft;
 mod pgn;
 mod piece;
+mod position;
 mod search;
 mod squareset;
 
@@ -27,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::Move>()?;
     moves::register_type(py);
     m.add_class::<piece::Piece>()?;
+    m.add_class::<position::Position>()?;
     m.add_class::<squareset::SquareSet>()?;
     bitboards::register(m)?;
     m.add_function(wrap_pyfunction!(perft::parse_perft_line, m)?)?;

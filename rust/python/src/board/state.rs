@@ -1,11 +1,13 @@
 //! `Board`: the position's state, pieces and attacks.
 
 use super::{Board, BB_ALL};
-use crate::convert::{color_arg, piece_arg, square_arg};
+use crate::convert::{color_arg, move_arg, piece_arg, square_arg};
+use crate::errors::move_error;
 use crate::moves::{intern, Move};
 use crate::piece::Piece;
+use crate::position::Position;
 use crate::squareset::SquareSet;
-use pychess_core::{Bitboard, Board as CoreBoard, Color, EpMode, Role, Square};
+use pychess_core::{Bitboard, Board as CoreBoard, Color, EpMode, MoveError, Role, Square};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -364,6 +366,34 @@ impl Board {
     /// The Polyglot Zobrist hash (equal to ``chess.polyglot.zobrist_hash(board)``).
     fn zobrist_hash(&self) -> u64 {
         self.board().zobrist_hash()
+    }
+
+    /// The Polyglot Zobrist hash of the position after ``move``, without playing it: equal
+    /// to ``push(move)`` then ``zobrist_hash()``. Takes what ``push`` takes (a legal or
+    /// pseudo-legal move, or ``Move.null()``).
+    ///
+    /// :raises: :exc:`IllegalMoveError` if ``push`` would refuse the move.
+    fn zobrist_hash_after(&self, r#move: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let uci = move_arg(r#move)?;
+        let board = self.board();
+        let m = match self.game.resolve_uci(uci) {
+            Ok(m) => m,
+            Err(_) => board
+                .find_pseudo_legal(board.normalize_castling(uci))
+                .ok_or_else(|| {
+                    move_error(MoveError::NotPseudoLegal {
+                        text: r#move.str().map_or(uci.to_string(), |s| s.to_string()),
+                        fen: board.fen(),
+                    })
+                })?,
+        };
+        Ok(board.zobrist_hash_after(m))
+    }
+
+    /// An immutable, hashable snapshot of the position (see ``Position``): equal snapshots
+    /// are the same position for python-chess's repetition rules.
+    fn snapshot(&self, py: Python<'_>) -> Position {
+        Position::of(py, self.board())
     }
 
     /// The position with colours swapped and the board flipped vertically (castling
