@@ -17,7 +17,7 @@ use pychess_core::{MoveError, Role, Square, UciMove};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyNone;
+use pyo3::types::{PyNone, PyString};
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
@@ -47,6 +47,8 @@ pub struct Move {
     /// The piece type dropped (``P@e4``), or ``None``. No standard board accepts a drop.
     #[pyo3(get, name = "drop")]
     drop_object: Py<PyAny>,
+    /// The UCI text, made once: most moves are shared objects asked for it many times.
+    text_object: Py<PyString>,
 }
 
 /// A move no standard board generates: a king promotion.
@@ -83,17 +85,20 @@ impl Move {
             Some(r) => int(r as usize),
             None => PyNone::get(py).to_owned().into_any().unbind(),
         };
-        Move {
+        let mut m = Move {
             uci,
             from,
             to,
             promotion,
             drop,
+            text_object: PyString::intern(py, "").unbind(),
             from_object: int(from.index()),
             to_object: int(to.index()),
             promotion_object: role(promotion),
             drop_object: role(drop),
-        }
+        };
+        m.text_object = PyString::new(py, &m.text()).unbind();
+        m
     }
 
     /// What identifies the move: python-chess compares and hashes these four fields.
@@ -235,8 +240,8 @@ impl Move {
     }
 
     /// The UCI text of the move (``P@e4`` for a drop, ``0000`` for the null move).
-    fn uci(&self) -> String {
-        self.text()
+    fn uci(&self, py: Python<'_>) -> Py<PyString> {
+        self.text_object.clone_ref(py)
     }
 
     /// The move for XBoard: as UCI, but ``@@@@`` for the null move.
@@ -245,8 +250,8 @@ impl Move {
         self.xboard()
     }
 
-    fn __str__(&self) -> String {
-        self.text()
+    fn __str__(&self, py: Python<'_>) -> Py<PyString> {
+        self.text_object.clone_ref(py)
     }
 
     fn __repr__(&self) -> String {
