@@ -21,8 +21,9 @@ import argparse
 import platform
 import sys
 import timeit
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 #: An Italian Game middlegame: castling rights on both sides, a pinned knight, captures,
 #: checks and quiet moves to ask about.
@@ -193,9 +194,9 @@ def check_same_answers(theirs: Any, ours: Any) -> list[str]:
         answers = []
         for module, stmt in ((theirs, op.stmt), (ours, op.ours or op.stmt)):
             namespace: dict[str, Any] = {"chess": module}
-            exec(SETUP, namespace)  # noqa: S102 - our own fixed setup text
+            exec(SETUP, namespace)
             try:
-                answers.append(eval(stmt, namespace))  # noqa: S307 - our own statements
+                answers.append(eval(stmt, namespace))
             except SyntaxError:  # a statement, not an expression: nothing to compare
                 answers = []
                 break
@@ -230,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         import chess
-        import chess.polyglot  # noqa: F401 - the zobrist row uses it
+        import chess.polyglot
     except ImportError:
         print("bench_micro.py needs python-chess: pip install chess==1.11.2", file=sys.stderr)
         return 2
