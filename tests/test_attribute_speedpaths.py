@@ -33,6 +33,8 @@ def assert_attributes(board: pychess_rs.Board, oracle: chess.Board) -> None:
     for name in SHADOWED:
         assert getattr(board, name) == getattr(oracle, name), name
         assert type(getattr(board, name)) is type(getattr(oracle, name)), name
+    assert [m.uci() for m in board.move_stack] == [m.uci() for m in oracle.move_stack]
+    assert type(board.move_stack) is list
     # The shadows and the Rust board agree with each other, not only with python-chess.
     fields = board.fen(en_passant="fen").split()
     assert board.turn == (fields[1] == "w")
@@ -280,6 +282,30 @@ def test_attributes_are_read_only_members_with_docs() -> None:
     assert (piece.piece_type, piece.color) == (2, False)
     with pytest.raises(AttributeError):
         piece.color = True  # type: ignore[misc]
+
+
+def test_move_stack_is_the_boards_own_list() -> None:
+    board = pychess_rs.Board()
+    stack = board.move_stack
+    board.push_san("e4")
+    board.push_san("e5")
+    board.pop()
+    board.push_uci("c7c5")
+    assert board.move_stack is stack and [m.uci() for m in stack] == ["e2e4", "c7c5"]
+    other = board.copy()
+    assert other.move_stack is not stack and other.move_stack == stack
+    other.pop()
+    assert len(stack) == 2 and len(other.move_stack) == 1
+    # Castling is written as the board's notation says, also after switching it.
+    board.set_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    board.push_san("O-O")
+    assert board.move_stack[-1].uci() == "e1g1"
+    board.chess960 = True
+    assert board.move_stack[-1].uci() == "e1h1"
+    # A list changed by its user is replaced by a correct one at the next move.
+    board.move_stack.clear()
+    board.push_uci("e8a8")
+    assert [m.uci() for m in board.move_stack] == ["e1h1", "e8a8"]
 
 
 def test_shared_pieces_and_move_text() -> None:

@@ -46,6 +46,9 @@ piece = board.piece_at(chess.E1)
 piece_again = board.piece_at(chess.E1)
 squares = board.attackers(chess.BLACK, chess.E4)
 fen = {FEN!r}
+game = chess.Board()
+for san in "e4 e5 Nf3 Nc6 Bc4 Bc5 d3 Nf6 Nc3 d6 O-O O-O".split():
+    game.push_san(san)
 WHITE = chess.WHITE
 BLACK = chess.BLACK
 E4 = chess.E4
@@ -71,6 +74,8 @@ OPS: tuple[Op, ...] = (
     Op("board.halfmove_clock", "board.halfmove_clock"),
     Op("board.fullmove_number", "board.fullmove_number"),
     Op("board.chess960", "board.chess960"),
+    Op("board.move_stack (12 moves)", "game.move_stack"),
+    Op("board.legal_moves (the view)", "board.legal_moves"),
     Op("move.from_square", "capture.from_square"),
     Op("move.to_square", "capture.to_square"),
     Op("move.promotion", "promo.promotion"),

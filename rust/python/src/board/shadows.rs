@@ -31,16 +31,22 @@
 //! generic `setattr`, so subclasses keep their own attributes. The cost of that choice is that
 //! attribute writes on subclass instances no longer take CPython's specialised store path.
 //!
-//! The bitboard attributes (`occupied`, `pawns`, ...) and `move_stack` stay Rust getters: a
-//! move changes several bitboards, and shadowing them would allocate a big int per changed
-//! bitboard on every `push`, which the legal-play loops pay for and rarely read.
+//! `move_stack` is a Python list kept in step the same way: a push appends the move's shared
+//! object, a pop removes the last item, and anything else that changes the stack's length
+//! or its notation rebuilds the list. As in python-chess, the list is the board's own: code
+//! that modifies it (rather than a copy) makes it disagree with the board.
+//!
+//! The bitboard attributes (`occupied`, `pawns`, ...) stay Rust getters: a move changes
+//! several bitboards, and shadowing them would allocate a big int per changed bitboard on
+//! every `push`, which the legal-play loops pay for and rarely read.
 
 use super::Board;
+use crate::moves::intern;
 use pychess_core::{Board as CoreBoard, Game};
 use pyo3::exceptions::PyAttributeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyNone, PyString};
+use pyo3::types::{PyBool, PyList, PyNone, PyString};
 use std::ffi::CStr;
 use std::ops::{Deref, DerefMut};
 
@@ -83,6 +89,59 @@ impl Slot {
     }
 }
 
+/// `move_stack`: the list, and the length and notation it was last brought up to.
+#[derive(Default)]
+struct StackSlot {
+    /// Never `None` once the board is built (as for [`Slot`]).
+    list: Option<Py<PyList>>,
+    len: usize,
+    chess960: bool,
+}
+
+impl StackSlot {
+    fn sync(&mut self, py: Python<'_>, game: &Game) -> PyResult<()> {
+        let len = game.uci_moves().len();
+        let chess960 = game.board().is_chess960();
+        if let Some(list) = self.list.as_ref().filter(|_| chess960 == self.chess960) {
+            let list = list.bind(py);
+            if len == self.len {
+                return Ok(());
+            }
+            // A push or a pop: the other moves are the same (every other change of the stack
+            // builds a new board, or empties the stack).
+            if len == self.len + 1 && list.len() == self.len {
+                if let Some(last) = game.uci_moves().next_back() {
+                    list.append(intern(py, last))?;
+                    self.len = len;
+                    return Ok(());
+                }
+            }
+            if len + 1 == self.len && list.len() == self.len {
+                list.del_item(len)?;
+                self.len = len;
+                return Ok(());
+            }
+        }
+        let moves = game.uci_moves().map(|uci| intern(py, uci));
+        self.list = Some(PyList::new(py, moves)?.unbind());
+        self.len = len;
+        self.chess960 = chess960;
+        Ok(())
+    }
+
+    /// A copy with a list of its own (two boards must not share one).
+    fn copy(&self, py: Python<'_>) -> StackSlot {
+        StackSlot {
+            list: self
+                .list
+                .as_ref()
+                .map(|l| l.bind(py).get_slice(0, l.bind(py).len()).unbind()),
+            len: self.len,
+            chess960: self.chess960,
+        }
+    }
+}
+
 /// The Python objects of the attributes python-chess keeps as plain values.
 #[derive(Default)]
 pub(crate) struct Shadows {
@@ -92,6 +151,7 @@ pub(crate) struct Shadows {
     halfmove_clock: Slot,
     fullmove_number: Slot,
     chess960: Slot,
+    move_stack: StackSlot,
 }
 
 /// The value an `Option<square>` is compared by: no square is `u64::MAX`.
@@ -108,7 +168,15 @@ fn bool_object(py: Python<'_>, value: bool) -> Py<PyAny> {
 }
 
 impl Shadows {
-    fn refresh(&mut self, py: Python<'_>, board: &CoreBoard) {
+    fn refresh(&mut self, py: Python<'_>, game: &Game) {
+        if let Err(error) = self.move_stack.sync(py, game) {
+            // Only a failed allocation gets here: start the list afresh next time.
+            error.write_unraisable(py, None);
+            self.move_stack = StackSlot::default();
+            self.move_stack.list = Some(PyList::empty(py).unbind());
+            self.move_stack.len = usize::MAX;
+        }
+        let board = game.board();
         let white = board.turn().is_white();
         self.turn
             .set(py, u64::from(white), |py| bool_object(py, white));
@@ -142,43 +210,51 @@ impl Shadows {
             halfmove_clock: self.halfmove_clock.clone_ref(py),
             fullmove_number: self.fullmove_number.clone_ref(py),
             chess960: self.chess960.clone_ref(py),
+            move_stack: self.move_stack.copy(py),
         }
     }
 
-    /// Each attribute's name, doc and the slot it reads.
-    fn slots(&self) -> [(&'static CStr, &'static CStr, &Slot); 6] {
+    /// Each attribute's name, doc and the address of the object pointer it reads.
+    fn members(&self) -> [(&'static CStr, &'static CStr, usize); 7] {
+        let at = |slot: &Slot| std::ptr::addr_of!(slot.object) as usize;
         [
             (
                 c"turn",
                 c"``True`` (white) or ``False`` (black) to move. Writable (the move stack stays).",
-                &self.turn,
+                at(&self.turn),
             ),
             (
                 c"castling_rights",
                 c"Bitmask of the rooks that keep castling rights, as set (see \
 ``clean_castling_rights()``). Writable (the move stack stays).",
-                &self.castling_rights,
+                at(&self.castling_rights),
             ),
             (
                 c"ep_square",
                 c"The en-passant square after a double step (even if no capture is possible), \
 or None. Writable (the move stack stays).",
-                &self.ep_square,
+                at(&self.ep_square),
             ),
             (
                 c"halfmove_clock",
                 c"Half-moves since the last capture or pawn move. Writable.",
-                &self.halfmove_clock,
+                at(&self.halfmove_clock),
             ),
             (
                 c"fullmove_number",
                 c"The move number, starting at 1 and incremented after Black's move. Writable.",
-                &self.fullmove_number,
+                at(&self.fullmove_number),
             ),
             (
                 c"chess960",
                 c"Chess960 castling notation. Writable: the position and the history stay.",
-                &self.chess960,
+                at(&self.chess960),
+            ),
+            (
+                c"move_stack",
+                c"The moves played, oldest first: the board's own list, as in python-chess (copy \
+it before changing it).",
+                std::ptr::addr_of!(self.move_stack.list) as usize,
             ),
         ]
     }
@@ -207,7 +283,7 @@ impl DerefMut for GameMut<'_, '_> {
 impl Drop for GameMut<'_, '_> {
     fn drop(&mut self) {
         let board = &mut *self.board;
-        board.shadows.refresh(self.py, board.game.0.board());
+        board.shadows.refresh(self.py, &board.game.0);
     }
 }
 
@@ -216,7 +292,7 @@ impl Board {
     pub(crate) fn from_game(game: Game) -> Board {
         Python::attach(|py| {
             let mut shadows = Shadows::default();
-            shadows.refresh(py, game.board());
+            shadows.refresh(py, &game);
             Board {
                 game: TrackedGame(game),
                 shadows,
@@ -334,8 +410,7 @@ pub(crate) fn install_members(py: Python<'_>) -> PyResult<()> {
     let probe = Bound::new(py, Board::from_game(Game::new(CoreBoard::empty(false))))?;
     let start = probe.as_ptr() as usize;
     let probe_ref = probe.borrow();
-    for (name, doc, slot) in probe_ref.shadows.slots() {
-        let field = std::ptr::addr_of!(slot.object) as usize;
+    for (name, doc, field) in probe_ref.shadows.members() {
         let offset = field
             .checked_sub(start)
             .filter(|&o| o + std::mem::size_of::<usize>() <= basicsize)
@@ -352,7 +427,7 @@ pub(crate) fn install_members(py: Python<'_>) -> PyResult<()> {
             doc: doc.as_ptr(),
         }));
         // SAFETY: `class` is a live type object, `definition` outlives it, and the offset
-        // points at an `Option<Py<PyAny>>` (a nullable object pointer) inside every instance
+        // points at an `Option<Py<..>>` (a nullable object pointer) inside every instance
         // of `Board` and of its subclasses, which share the base layout.
         let descriptor = unsafe {
             let raw = ffi::PyDescr_NewMember(class.as_type_ptr(), definition);

@@ -3,7 +3,6 @@
 use super::{Board, BB_ALL};
 use crate::convert::{color_arg, move_arg, piece_arg, square_arg};
 use crate::errors::move_error;
-use crate::moves::{intern, Move};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::squareset::SquareSet;
@@ -135,12 +134,6 @@ impl Board {
     #[getter]
     fn promoted(&self) -> u64 {
         self.board().promoted().0
-    }
-
-    /// The moves played, oldest first.
-    #[getter]
-    fn move_stack(&self, py: Python<'_>) -> Vec<Py<Move>> {
-        self.game.uci_moves().map(|uci| intern(py, uci)).collect()
     }
 
     /// Half-moves since the start of the game (from the move number and side to move).
