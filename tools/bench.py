@@ -36,6 +36,10 @@ pgn
     PyPI when installed (``iron-pgn-parser``, ``esca``; noted when not). Each counts games and
     mainline plies, which must match python-chess's. Rates are games/s and MB/s; ratios are
     python-chess's time over the implementation's.
+micro
+    Everyday calls (attribute reads, queries, notation, copies, equality, hashing), python-chess
+    and pychess-rs interleaved on the same position: ``tools/bench_micro.py``, whose table is
+    printed after the main one.
 
 Every result is checked against python-chess (node counts, the sum of legal-move counts and
 the count of each game-end flag); an implementation whose result differs is reported as
@@ -73,7 +77,15 @@ POSITION_NAMES = {STARTPOS: "startpos", KIWIPETE: "Kiwipete"}
 GAMES_SEED = 20240611
 FENS_SEED = 20240612
 MAX_PLIES = 300
-WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal", "pgn")
+WORKLOADS = (
+    "native-perft",
+    "search-speed",
+    "python-perft",
+    "random-games",
+    "fen-legal",
+    "pgn",
+    "micro",
+)
 
 
 @dataclass(frozen=True)
@@ -1150,13 +1162,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += bench_fens(impls, chess, sizes, repeat)
     if "pgn" in selected:
         rows += bench_pgn(sizes, repeat)
+    micro_table = None
+    if "micro" in selected:
+        import bench_micro  # next to this file
+
+        log("[micro: everyday calls, interleaved]")
+        micro_table = bench_micro.run(quick=args.quick, markdown=args.markdown)
 
     print()
     print(f"Machine: {machine_line()}")
     runs = f"best of {repeat} run{'s' if repeat > 1 else ''}"
     print(f"Versions: {', '.join(versions)}; {runs}.")
     print()
-    print(render_table(rows, args.markdown))
+    if rows:
+        print(render_table(rows, args.markdown))
+    if micro_table is not None:
+        print()
+        print(micro_table)
     return 0
 
 
