@@ -184,14 +184,18 @@ pub(crate) fn as_move<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'
 
 /// The shared Python object for `uci`.
 pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
+    interned(py, uci).clone_ref(py)
+}
+
+/// The shared Python object for `uci`, borrowed from the table that keeps it for the life of
+/// the module.
+pub(crate) fn interned(py: Python<'_>, uci: UciMove) -> &'static Py<Move> {
     let promotion = uci.promotion.map_or(0, |r| r as usize);
     let index = (uci.from.index() * 64 + uci.to.index()) * PROMOTION_SLOTS + promotion;
-    TABLE[index]
-        .get_or_init(|| {
-            let m = Move::build(py, uci.from, uci.to, uci.promotion, None);
-            Py::new(py, m).expect("allocating a Move")
-        })
-        .clone_ref(py)
+    TABLE[index].get_or_init(|| {
+        let m = Move::build(py, uci.from, uci.to, uci.promotion, None);
+        Py::new(py, m).expect("allocating a Move")
+    })
 }
 
 #[pymethods]

@@ -42,6 +42,7 @@ pub struct Board {
     /// Mutable only through `game_mut`, which keeps `shadows` current.
     pub(crate) game: shadows::TrackedGame,
     shadows: shadows::Shadows,
+    move_stack: std::sync::Mutex<shadows::StackCache>,
 }
 
 impl Board {
