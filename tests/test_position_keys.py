@@ -184,3 +184,26 @@ def test_chess960_snapshot_pickles() -> None:
     snap = board.snapshot()
     restored = pickle.loads(pickle.dumps(snap))
     assert restored == snap and restored.board().chess960
+
+
+def test_key_after_move_on_fuzz_positions() -> None:
+    """The differential fuzzer's generators: random placements (castling and en-passant fields
+    included) and positions no game reaches (several kings, pawns on back ranks, the side not
+    to move in check), where every pseudo-legal move takes the general path."""
+    from fuzz_diff.sources import random_invalid_fen, random_placement_fen
+
+    rng = random.Random(1414)
+    boards = 0
+    for make in (random_placement_fen, random_invalid_fen):
+        for i in range(150):
+            fen = make(rng, chess960=i % 5 == 0)
+            try:
+                board = pychess_rs.Board(fen, chess960=i % 5 == 0)
+            except ValueError:
+                continue
+            assert_keys_after_every_move(board)
+            # A snapshot survives the round trip through its FEN (pickling relies on it).
+            snap = board.snapshot()
+            assert pickle.loads(pickle.dumps(snap)) == snap, fen
+            boards += 1
+    assert boards > 200
