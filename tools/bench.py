@@ -40,6 +40,10 @@ env
     ``pychess_rs.env`` and ``pychess_rs.batch`` against PettingZoo's ``chess_v6``, rust-chess's
     ``BoardBatch`` and pgx (``tools/bench_env.py`` documents the rows; ratios there are over
     PettingZoo's plies/s).
+micro
+    Everyday calls (attribute reads, queries, notation, copies, equality, hashing), python-chess
+    and pychess-rs interleaved on the same position: ``tools/bench_micro.py``, whose table is
+    printed after the main one.
 
 Every result is checked against python-chess (node counts, the sum of legal-move counts and
 the count of each game-end flag); an implementation whose result differs is reported as
@@ -77,10 +81,18 @@ POSITION_NAMES = {STARTPOS: "startpos", KIWIPETE: "Kiwipete"}
 GAMES_SEED = 20240611
 FENS_SEED = 20240612
 MAX_PLIES = 300
-WORKLOADS = ("native-perft", "search-speed", "python-perft", "random-games", "fen-legal", "pgn")
-WORKLOADS += ("encode",)
-# Batched games and the RL environment against PettingZoo, rust-chess and pgx (tools/bench_env.py).
-WORKLOADS += ("env",)
+WORKLOADS = (
+    "native-perft",
+    "search-speed",
+    "python-perft",
+    "random-games",
+    "fen-legal",
+    "pgn",
+    "micro",
+    "encode",
+    # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
+    "env",
+)
 
 
 @dataclass(frozen=True)
@@ -1181,13 +1193,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench_env import bench_env
 
         rows += bench_env(args.quick, args.repeat)
+    micro_table = None
+    if "micro" in selected:
+        import bench_micro  # next to this file
+
+        log("[micro: everyday calls, interleaved]")
+        micro_table = bench_micro.run(quick=args.quick, markdown=args.markdown)
 
     print()
     print(f"Machine: {machine_line()}")
     runs = f"best of {repeat} run{'s' if repeat > 1 else ''}"
     print(f"Versions: {', '.join(versions)}; {runs}.")
     print()
-    print(render_table(rows, args.markdown))
+    if rows:
+        print(render_table(rows, args.markdown))
+    if micro_table is not None:
+        print()
+        print(micro_table)
     return 0
 
 

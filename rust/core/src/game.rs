@@ -375,33 +375,37 @@ impl Game {
         self.stack.iter().map(|ply| ply.before.uci(ply.played))
     }
 
-    /// The same game replayed from `root` (the moves must be pushable there, legal or
-    /// pseudo-legal, as they are when `root` differs from the game's own root only in
-    /// notation, e.g. the Chess960 flag).
-    fn replayed(root: Board, moves: impl IntoIterator<Item = Move>) -> Game {
-        let mut game = Game::new(root);
-        for m in moves {
-            // The moves may have been pseudo-legal ones: keep the regular flag true to them.
-            game.play_pseudo_legal(m);
-        }
-        game
-    }
-
     /// Switches Chess960 notation on or off for the whole game: the positions, moves and
-    /// repetition history stay, how castling is written changes.
+    /// repetition history stay, how castling is written changes. Each stored position is
+    /// switched where it stands (replaying the moves would lose what `edit_board` changed).
     pub fn set_chess960(&mut self, chess960: bool) {
-        let mut root = self.root().clone();
-        root.set_chess960(chess960);
-        let moves: Vec<Move> = self.moves().collect();
-        *self = Game::replayed(root, moves);
+        for ply in &mut self.stack {
+            ply.before.set_chess960(chess960);
+            ply.legal_before = OnceLock::new();
+        }
+        self.board.set_chess960(chess960);
+        self.root_record.key = self.root().repetition_key();
+        *self
+            .ledger
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner) = Ledger::default();
+        self.legal = OnceLock::new();
     }
 
     /// A copy that keeps only the last `keep` moves (python-chess's `copy(stack=N)`): the
-    /// position `keep` moves ago becomes the root.
+    /// position `keep` moves ago becomes the root. The positions are copied, not replayed, so
+    /// that edits made with `edit_board` stay.
     pub fn with_last_moves(&self, keep: usize) -> Game {
         let start = self.stack.len().saturating_sub(keep);
         let root = self.board_before(start).unwrap_or(&self.board).clone();
-        Game::replayed(root, self.moves().skip(start))
+        let mut game = Game::new(root);
+        if start < self.stack.len() {
+            let mut stack = self.stack[start..].to_vec();
+            stack[0].before = std::mem::replace(&mut game.board, self.board.clone());
+            game.stack = stack;
+            game.legal = self.legal.clone();
+        }
+        game
     }
 
     /// The Zobrist hashes of the positions before the current one, oldest first: what a

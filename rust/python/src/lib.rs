@@ -12,6 +12,7 @@ mod moves;
 mod perft;
 mod pgn;
 mod piece;
+mod position;
 mod search;
 mod squareset;
 
@@ -23,11 +24,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<board::Board>()?;
     board::install_fast_methods(py)?;
+    board::install_members(py)?;
     m.add_class::<board::LegalMoveGenerator>()?;
     m.add_class::<board::PseudoLegalMoveGenerator>()?;
     m.add_class::<moves::Move>()?;
     moves::register_type(py);
     m.add_class::<piece::Piece>()?;
+    m.add_class::<position::Position>()?;
     m.add_class::<squareset::SquareSet>()?;
     bitboards::register(m)?;
     m.add_function(wrap_pyfunction!(perft::parse_perft_line, m)?)?;

@@ -3,6 +3,12 @@
 //! Move objects are immutable, so each distinct move is created once and shared: the
 //! `intern` table makes listing legal moves and popping cost a reference-count bump
 //! instead of an allocation, which is most of the per-move cost seen from Python.
+//!
+//! `from_square`, `to_square`, `promotion` and `drop` are plain attributes, as in
+//! python-chess: `Py` fields of this frozen class, which PyO3 exposes as CPython struct
+//! members (`Py_T_OBJECT_EX`) that CPython 3.11+ reads without calling into Rust (see
+//! `crate::board::shadows` for why and for the figures). A Rust getter would cost twice
+//! python-chess's attribute read.
 
 use crate::convert::square_arg;
 use crate::errors::move_error;
@@ -11,6 +17,7 @@ use pychess_core::{MoveError, Role, Square, UciMove};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::types::{PyNone, PyString};
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
@@ -22,13 +29,26 @@ use std::sync::OnceLock;
 /// than the null move) means nothing on a board either: `uci` holds [`UNPLAYABLE`] there,
 /// neither legal nor pseudo-legal, and never taken for the null move.
 #[pyclass(module = "pychess_rs", name = "Move", frozen)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub(crate) uci: UciMove,
     from: Square,
     to: Square,
     promotion: Option<Role>,
     drop: Option<Role>,
+    /// The square the move starts from (the target square for a drop).
+    #[pyo3(get, name = "from_square")]
+    from_object: Py<PyAny>,
+    /// The square the move goes to.
+    #[pyo3(get, name = "to_square")]
+    to_object: Py<PyAny>,
+    /// The piece type promoted to, or ``None``.
+    #[pyo3(get, name = "promotion")]
+    promotion_object: Py<PyAny>,
+    /// The piece type dropped (``P@e4``), or ``None``. No standard board accepts a drop.
+    #[pyo3(get, name = "drop")]
+    drop_object: Py<PyAny>,
+    /// The UCI text, made once: most moves are shared objects asked for it many times.
+    text_object: Py<PyString>,
 }
 
 /// A move no standard board generates: a king promotion.
@@ -40,7 +60,13 @@ const UNPLAYABLE: UciMove = UciMove {
 
 impl Move {
     /// The move python-chess's `Move(from_square, to_square, promotion, drop)` makes.
-    fn build(from: Square, to: Square, promotion: Option<Role>, drop: Option<Role>) -> Move {
+    fn build(
+        py: Python<'_>,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+        drop: Option<Role>,
+    ) -> Move {
         let is_null = from.index() == 0 && to.index() == 0 && promotion.is_none();
         let uci = match drop {
             Some(role) => UciMove::from_drop(UciDrop { role, to }),
@@ -51,13 +77,33 @@ impl Move {
             },
             None => UNPLAYABLE,
         };
-        Move {
+        let int = |n: usize| {
+            n.into_pyobject(py)
+                .map_or_else(|e| match e {}, |o| o.into_any().unbind())
+        };
+        let role = |r: Option<Role>| match r {
+            Some(r) => int(r as usize),
+            None => PyNone::get(py).to_owned().into_any().unbind(),
+        };
+        let mut m = Move {
             uci,
             from,
             to,
             promotion,
             drop,
-        }
+            text_object: PyString::intern(py, "").unbind(),
+            from_object: int(from.index()),
+            to_object: int(to.index()),
+            promotion_object: role(promotion),
+            drop_object: role(drop),
+        };
+        m.text_object = PyString::new(py, &m.text()).unbind();
+        m
+    }
+
+    /// What identifies the move: python-chess compares and hashes these four fields.
+    fn key(&self) -> (Square, Square, Option<Role>, Option<Role>) {
+        (self.from, self.to, self.promotion, self.drop)
     }
 
     /// python-chess's truth value: everything but the null move is true.
@@ -138,14 +184,18 @@ pub(crate) fn as_move<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'
 
 /// The shared Python object for `uci`.
 pub(crate) fn intern(py: Python<'_>, uci: UciMove) -> Py<Move> {
+    interned(py, uci).clone_ref(py)
+}
+
+/// The shared Python object for `uci`, borrowed from the table that keeps it for the life of
+/// the module.
+pub(crate) fn interned(py: Python<'_>, uci: UciMove) -> &'static Py<Move> {
     let promotion = uci.promotion.map_or(0, |r| r as usize);
     let index = (uci.from.index() * 64 + uci.to.index()) * PROMOTION_SLOTS + promotion;
-    TABLE[index]
-        .get_or_init(|| {
-            let m = Move::build(uci.from, uci.to, uci.promotion, None);
-            Py::new(py, m).expect("allocating a Move")
-        })
-        .clone_ref(py)
+    TABLE[index].get_or_init(|| {
+        let m = Move::build(py, uci.from, uci.to, uci.promotion, None);
+        Py::new(py, m).expect("allocating a Move")
+    })
 }
 
 #[pymethods]
@@ -153,12 +203,14 @@ impl Move {
     #[new]
     #[pyo3(signature = (from_square, to_square, promotion = None, drop = None))]
     fn new(
+        py: Python<'_>,
         from_square: u32,
         to_square: u32,
         promotion: Option<u8>,
         drop: Option<u8>,
     ) -> PyResult<Move> {
         Ok(Move::build(
+            py,
             square_arg(from_square, "from_square")?,
             square_arg(to_square, "to_square")?,
             role_arg(promotion, "promotion")?,
@@ -179,7 +231,7 @@ impl Move {
                     notation: "uci",
                 })
             })?;
-            return Py::new(py, Move::build(drop.to, drop.to, None, Some(drop.role)));
+            return Py::new(py, Move::build(py, drop.to, drop.to, None, Some(drop.role)));
         }
         let parsed = UciMove::parse(uci).map_err(move_error)?;
         Ok(intern(py, parsed))
@@ -191,32 +243,9 @@ impl Move {
         intern(py, UciMove::NULL)
     }
 
-    #[getter]
-    #[allow(clippy::wrong_self_convention)] // python-chess's attribute name
-    fn from_square(&self) -> usize {
-        self.from.index()
-    }
-
-    #[getter]
-    #[allow(clippy::wrong_self_convention)] // python-chess's attribute name
-    fn to_square(&self) -> usize {
-        self.to.index()
-    }
-
-    #[getter]
-    fn promotion(&self) -> Option<u8> {
-        self.promotion.map(|r| r as u8)
-    }
-
-    /// The piece type dropped (``P@e4``), or ``None``. No standard board accepts a drop.
-    #[getter]
-    fn drop(&self) -> Option<u8> {
-        self.drop.map(|r| r as u8)
-    }
-
     /// The UCI text of the move (``P@e4`` for a drop, ``0000`` for the null move).
-    fn uci(&self) -> String {
-        self.text()
+    fn uci(&self, py: Python<'_>) -> Py<PyString> {
+        self.text_object.clone_ref(py)
     }
 
     /// The move for XBoard: as UCI, but ``@@@@`` for the null move.
@@ -225,8 +254,8 @@ impl Move {
         self.xboard()
     }
 
-    fn __str__(&self) -> String {
-        self.text()
+    fn __str__(&self, py: Python<'_>) -> Py<PyString> {
+        self.text_object.clone_ref(py)
     }
 
     fn __repr__(&self) -> String {
@@ -238,7 +267,9 @@ impl Move {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<Move>().is_ok_and(|o| o.get() == self)
+        other
+            .cast::<Move>()
+            .is_ok_and(|o| o.get().key() == self.key())
     }
 
     fn __hash__(&self) -> u64 {
@@ -256,8 +287,8 @@ impl Move {
             (
                 self.from.index(),
                 self.to.index(),
-                self.promotion(),
-                self.drop(),
+                self.promotion.map(|r| r as u8),
+                self.drop.map(|r| r as u8),
             ),
         ))
     }

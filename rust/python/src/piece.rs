@@ -1,27 +1,62 @@
 //! `Piece`: a piece type and a colour, as in python-chess.
+//!
+//! `piece_type` and `color` are read as python-chess reads them, from plain attributes: each
+//! is a `Py` field of this frozen class, which PyO3 exposes as a CPython struct member
+//! (`Py_T_OBJECT_EX`) that CPython 3.11+ reads without calling into Rust (see
+//! `crate::board::shadows` for the figures). The twelve pieces a board hands out are
+//! created once and shared, as `Move` objects are.
 
 use pychess_core::{Color, Piece as CorePiece, Role};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyBool;
 
 /// A piece with type and color (python-chess's ``Piece``).
-#[pyclass(module = "pychess_rs", name = "Piece", frozen, eq)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[pyclass(module = "pychess_rs", name = "Piece", frozen)]
 pub struct Piece {
     /// The piece type, 1 (pawn) to 6 (king).
-    #[pyo3(get)]
     pub piece_type: u8,
     /// True for white.
-    #[pyo3(get)]
     pub color: bool,
+    /// ``piece_type`` as a Python int, read by CPython directly.
+    #[pyo3(get, name = "piece_type")]
+    piece_type_object: Py<PyAny>,
+    /// ``color`` as a Python bool, read by CPython directly.
+    #[pyo3(get, name = "color")]
+    color_object: Py<PyAny>,
 }
 
+/// The shared piece objects, indexed as python-chess hashes pieces (white pawn 0 .. black
+/// king 11).
+static SHARED: PyOnceLock<Vec<Py<Piece>>> = PyOnceLock::new();
+
 impl Piece {
-    pub(crate) fn from_core(piece: CorePiece) -> Piece {
+    fn build(py: Python<'_>, piece_type: u8, color: bool) -> Piece {
         Piece {
-            piece_type: piece.role as u8,
-            color: piece.color.is_white(),
+            piece_type,
+            color,
+            piece_type_object: piece_type
+                .into_pyobject(py)
+                .map_or_else(|e| match e {}, |o| o.into_any().unbind()),
+            color_object: PyBool::new(py, color).to_owned().into_any().unbind(),
         }
+    }
+
+    /// The shared Python object for `piece`.
+    pub(crate) fn shared(py: Python<'_>, piece: CorePiece) -> Py<Piece> {
+        let table = SHARED.get_or_init(py, || {
+            let mut table = Vec::with_capacity(12);
+            for color in [true, false] {
+                for role in Role::ALL {
+                    let piece = Piece::build(py, role as u8, color);
+                    table.push(Py::new(py, piece).expect("allocating a Piece"));
+                }
+            }
+            table
+        });
+        let index = usize::from(piece.role as u8) - 1 + if piece.color.is_white() { 0 } else { 6 };
+        table[index].clone_ref(py)
     }
 
     fn core(&self) -> CorePiece {
@@ -35,20 +70,20 @@ impl Piece {
 #[pymethods]
 impl Piece {
     #[new]
-    fn new(piece_type: u8, color: bool) -> PyResult<Piece> {
+    fn new(py: Python<'_>, piece_type: u8, color: bool) -> PyResult<Piece> {
         if Role::from_number(piece_type).is_none() {
             return Err(PyValueError::new_err(format!(
                 "invalid piece type: {piece_type}"
             )));
         }
-        Ok(Piece { piece_type, color })
+        Ok(Piece::build(py, piece_type, color))
     }
 
     /// The piece for a letter like ``'N'`` (white knight) or ``'q'`` (black queen).
     ///
     /// :raises: :exc:`ValueError` if the symbol is not a piece letter.
     #[staticmethod]
-    fn from_symbol(symbol: &str) -> PyResult<Piece> {
+    fn from_symbol(py: Python<'_>, symbol: &str) -> PyResult<Py<Piece>> {
         let invalid = || PyValueError::new_err(format!("invalid piece symbol: {symbol:?}"));
         let mut chars = symbol.chars();
         let (Some(c), None) = (chars.next(), chars.next()) else {
@@ -61,10 +96,8 @@ impl Piece {
             (Some(l), None) => Role::from_char(l).ok_or_else(invalid)?,
             _ => return Err(invalid()),
         };
-        Ok(Piece {
-            piece_type: role as u8,
-            color: c.is_uppercase(),
-        })
+        let color = Color::from_white(c.is_uppercase());
+        Ok(Piece::shared(py, CorePiece { color, role }))
     }
 
     /// The letter: uppercase for white.
@@ -84,6 +117,12 @@ impl Piece {
 
     fn __str__(&self) -> String {
         self.symbol()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Piece>()
+            .is_ok_and(|o| (o.get().piece_type, o.get().color) == (self.piece_type, self.color))
     }
 
     /// 0 to 11, one per piece, as python-chess numbers them (white pawn 0 .. black king 11).

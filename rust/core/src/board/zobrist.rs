@@ -6,10 +6,16 @@
 //! castling by side (K/Q/k/q) and en passant when a pawn merely stands ready to capture, while
 //! a repetition (python-chess's `_transposition_key`) needs the exact castling rooks and counts
 //! en passant only when the capture is legal.
+//!
+//! `zobrist_hash_after` gives the Polyglot key of the position after a move without playing
+//! it (a search's transposition-table probe, or a dictionary lookup of candidate moves): the
+//! piece-and-turn part follows the move's few changed squares, and the castling part stays
+//! the same unless the move touches a king or a castling rook, in which case the key is taken
+//! from the played position (at most one king move or rook move per position does).
 
 use super::polyglot_keys::POLYGLOT_KEYS;
 use super::Board;
-use crate::types::{Bitboard, Color, Piece, Square};
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
 
 /// Polyglot key of `piece` standing on `sq`.
 #[inline]
@@ -46,7 +52,78 @@ static CASTLING_SQUARE_KEYS: [u64; 64] = {
 impl Board {
     /// The Polyglot Zobrist hash, equal to python-chess's `chess.polyglot.zobrist_hash`.
     pub fn zobrist_hash(&self) -> u64 {
-        let mut key = self.piece_key;
+        let mut key = self.piece_key ^ self.polyglot_castling_key();
+        // python-chess's truth test skips an en-passant square of index 0.
+        if let Some(ep) = self.ep_square.filter(|sq| sq.index() != 0) {
+            if self.ep_capturers(ep).nonempty() {
+                key ^= ep_file_key(ep);
+            }
+        }
+        key
+    }
+
+    /// The Polyglot key of the position after `m`, equal to `self.after(m).zobrist_hash()`
+    /// without building that position. `m` must be legal here, pseudo-legal, or the null
+    /// move (what [`crate::Game::push_uci`] plays).
+    pub fn zobrist_hash_after(&self, m: Move) -> u64 {
+        let touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        let castling_pieces = self.castling | self.by_role(Role::King);
+        if !self.regular
+            || m.is_null()
+            || m.kind == MoveKind::Castle
+            || (touched & castling_pieces).nonempty()
+        {
+            // Castling rights may change: python-chess's rules for them are the played
+            // position's to find.
+            let mut after = self.clone();
+            after.play_unchecked(m);
+            return after.zobrist_hash();
+        }
+        let us = self.turn;
+        let role = self.role_at(m.from).unwrap_or(Role::Pawn);
+        let mover = Piece { color: us, role };
+        let mut key = self.piece_key ^ WHITE_TO_MOVE_KEY ^ self.polyglot_castling_key();
+        key ^= piece_square_key(mover, m.from);
+        match m.kind {
+            MoveKind::EnPassant => {
+                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let pawn = Piece {
+                    color: !us,
+                    role: Role::Pawn,
+                };
+                key ^= piece_square_key(pawn, victim) ^ piece_square_key(mover, m.to);
+            }
+            MoveKind::DoubleStep => {
+                key ^= piece_square_key(mover, m.to);
+                // The double step captures nothing, so the pawns that could take en passant
+                // afterwards stand where they stand now.
+                let ep = Square::new((m.from.index() as i8 + us.forward()) as u8);
+                let capturers = crate::attacks::pawn(us, ep) & self.pieces(!us, Role::Pawn);
+                if capturers.nonempty() {
+                    key ^= ep_file_key(ep);
+                }
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) | MoveKind::Castle => {
+                if let Some(captured) = self.role_at(m.to) {
+                    let victim = Piece {
+                        color: !us,
+                        role: captured,
+                    };
+                    key ^= piece_square_key(victim, m.to);
+                }
+                let placed = Piece {
+                    color: us,
+                    role: m.promotion().unwrap_or(role),
+                };
+                key ^= piece_square_key(placed, m.to);
+            }
+        }
+        key
+    }
+
+    /// The castling part of the Polyglot key: one key per side that keeps a right.
+    fn polyglot_castling_key(&self) -> u64 {
+        let mut key = 0;
         for color in Color::ALL {
             let (king_side, queen_side) = self.castling_sides(color);
             let base = if color.is_white() { 768 } else { 770 };
@@ -55,12 +132,6 @@ impl Board {
             }
             if queen_side {
                 key ^= POLYGLOT_KEYS[base + 1];
-            }
-        }
-        // python-chess's truth test skips an en-passant square of index 0.
-        if let Some(ep) = self.ep_square.filter(|sq| sq.index() != 0) {
-            if self.ep_capturers(ep).nonempty() {
-                key ^= ep_file_key(ep);
             }
         }
         key
@@ -100,5 +171,85 @@ impl Board {
     /// capture not considered), as Polyglot's en-passant rule wants.
     pub(crate) fn ep_capturers(&self, ep: Square) -> Bitboard {
         crate::attacks::pawn(!self.turn, ep) & self.pieces(self.turn, crate::Role::Pawn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Board, Move};
+
+    /// The key after each move equals the key of the played position.
+    fn check_walk(board: &Board, depth: u32, checked: &mut u64) {
+        let mut moves: Vec<Move> = board.pseudo_legal_moves().iter().copied().collect();
+        moves.push(Move::NULL);
+        for m in moves {
+            assert_eq!(
+                board.zobrist_hash_after(m),
+                board.after(m).zobrist_hash(),
+                "{} after {m:?}",
+                board.fen()
+            );
+            *checked += 1;
+        }
+        if depth > 0 {
+            for m in board.legal_moves().iter() {
+                check_walk(&board.after(*m), depth - 1, checked);
+            }
+        }
+    }
+
+    #[test]
+    fn key_after_move_equals_key_of_played_position() {
+        let mut checked = 0;
+        for (fen, chess960) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                false,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                false,
+            ),
+            // En passant: legal, pinned, and a double step next to an enemy pawn.
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                false,
+            ),
+            ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false),
+            ("4k3/8/8/8/1p6/8/P1P5/4K3 w - - 0 1", false),
+            // Chess960 castling with the king and rook next to each other.
+            (
+                "1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9",
+                true,
+            ),
+        ] {
+            let board = Board::from_fen(fen, chess960).unwrap();
+            check_walk(&board, 2, &mut checked);
+        }
+        assert!(checked > 100_000, "only {checked} moves checked");
+    }
+
+    /// Boards that are not regular (edited positions) take the general path.
+    #[test]
+    fn key_after_move_on_irregular_boards() {
+        let mut checked = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1",
+        ] {
+            let board = Board::from_fen(fen, false).unwrap();
+            check_walk(&board, 1, &mut checked);
+        }
+        assert!(checked > 100);
     }
 }

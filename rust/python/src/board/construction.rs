@@ -14,8 +14,13 @@ use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyType};
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// What a pickled board carries: root FEN (promoted marks included), Chess960 flag, moves in
-/// UCI, and the root's castling rights as set (a FEN writes only the clean ones).
-type PickledBoard = (String, bool, Vec<String>, u64);
+/// UCI, the root's castling rights as set (a FEN writes only the clean ones), and the current
+/// position's fields a program may have written since the last move (`EditedFields`).
+type PickledBoard = (String, bool, Vec<String>, u64, EditedFields);
+
+/// Turn, castling rights as set, en-passant square and clocks of the current position:
+/// replaying the moves from the root gives them unless they were written after the last move.
+type EditedFields = (bool, u64, Option<u32>, u64, u64);
 
 fn epd_error(e: EpdError) -> PyErr {
     match e {
@@ -25,6 +30,16 @@ fn epd_error(e: EpdError) -> PyErr {
 }
 
 impl Board {
+    fn edited_fields(board: &CoreBoard) -> EditedFields {
+        (
+            board.turn().is_white(),
+            board.castling_rights().0,
+            board.ep_square().map(|sq| sq.index() as u32),
+            board.halfmove_clock(),
+            board.fullmove_number(),
+        )
+    }
+
     /// `fen` with its placement field written with `~` marks when `promoted` is True.
     fn with_promoted_marks(&self, fen: String, promoted: Option<bool>) -> String {
         if promoted != Some(true) {
@@ -283,8 +298,8 @@ impl Board {
     }
 
     /// Forgets the move stack (and with it the repetition history).
-    fn clear_stack(&mut self) {
-        self.game.clear_stack();
+    fn clear_stack(&mut self, py: Python<'_>) {
+        self.game_mut(py).clear_stack();
     }
 
     /// The starting position of the game, without moves.
@@ -302,9 +317,7 @@ impl Board {
         };
         Ok(match keep {
             None => self.clone(),
-            Some(keep) => Board {
-                game: self.game.with_last_moves(keep),
-            },
+            Some(keep) => Board::from_game(self.game.with_last_moves(keep)),
         })
     }
 
@@ -319,22 +332,34 @@ impl Board {
     /// Rebuilds a pickled board: root FEN, Chess960 flag, the moves in UCI and the root's
     /// castling rights as set (older pickles have none).
     #[staticmethod]
-    #[pyo3(signature = (fen, chess960, moves, castling_rights = None))]
+    #[pyo3(signature = (fen, chess960, moves, castling_rights = None, current = None))]
     fn _from_moves(
+        py: Python<'_>,
         fen: &str,
         chess960: bool,
         moves: Vec<String>,
         castling_rights: Option<u64>,
+        current: Option<EditedFields>,
     ) -> PyResult<Board> {
         let mut board = Board::from_fen_str(fen, chess960)?;
         if let Some(rights) = castling_rights {
             board
-                .game
+                .game_mut(py)
                 .edit_board(|b| b.set_castling_rights(pychess_core::Bitboard(rights)));
         }
         for m in moves {
             let uci = UciMove::parse(&m).map_err(move_error)?;
-            board.game.push_uci(uci).map_err(move_error)?;
+            board.game_mut(py).push_uci(uci).map_err(move_error)?;
+        }
+        if let Some(fields) = current {
+            if Board::edited_fields(board.board()) != fields {
+                let (turn, rights, ep, halfmove, fullmove) = fields;
+                board.set_turn(py, turn);
+                board.set_castling_rights(py, rights);
+                board.set_ep_square(py, ep)?;
+                board.set_halfmove_clock(py, halfmove);
+                board.set_fullmove_number(py, fullmove);
+            }
         }
         Ok(board)
     }
@@ -347,6 +372,10 @@ impl Board {
         let fen = root.fen_with(chess960, EpMode::Always);
         let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
         let fen = format!("{} {rest}", root.board_fen_with(true));
-        Ok((rebuild, (fen, chess960, moves, root.castling_rights().0)))
+        let current = Board::edited_fields(self.board());
+        Ok((
+            rebuild,
+            (fen, chess960, moves, root.castling_rights().0, current),
+        ))
     }
 }

@@ -6,7 +6,9 @@
 //! - `rules.rs`: check, game end, outcome, repetitions, perft;
 //! - `state.rs`: the position's state, pieces and attacks;
 //! - `views.rs`: the legal-move views, display, equality and the python-chess conversions;
-//! - `fast.rs`: `push`/`pop` with CPython's cheapest calling conventions.
+//! - `fast.rs`: `push`/`pop` with CPython's cheapest calling conventions;
+//! - `shadows.rs`: the plain attributes (`turn`, clocks, ...) CPython reads without a call,
+//!   and the only way to mutate the game (which keeps them current).
 //!
 //! Every method converts its arguments, calls the core `Game`/`Board` and converts the
 //! answer back; the rules live in `pychess-core`.
@@ -16,11 +18,13 @@ mod fast;
 mod moves;
 mod picture;
 mod rules;
+mod shadows;
 mod state;
 mod views;
 mod xboard;
 
 pub(crate) use fast::install_fast_methods;
+pub(crate) use shadows::install_members;
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 
 use crate::errors::fen_error;
@@ -34,16 +38,16 @@ const BB_ALL: u64 = u64::MAX;
 
 /// A chess board with its move stack (python-chess's ``Board``).
 #[pyclass(module = "pychess_rs", name = "Board", subclass)]
-#[derive(Clone)]
 pub struct Board {
-    pub(crate) game: Game,
+    /// Mutable only through `game_mut`, which keeps `shadows` current.
+    pub(crate) game: shadows::TrackedGame,
+    shadows: shadows::Shadows,
+    move_stack: std::sync::Mutex<shadows::StackCache>,
 }
 
 impl Board {
     fn new_game(board: CoreBoard) -> Board {
-        Board {
-            game: Game::new(board),
-        }
+        Board::from_game(Game::new(board))
     }
 
     fn from_fen_str(fen: &str, chess960: bool) -> PyResult<Board> {

@@ -12,7 +12,8 @@ use pyo3::prelude::*;
 impl Board {
     /// Takes back the last move and returns it (python-chess's `pop`).
     pub(super) fn pop_move(&mut self, py: Python<'_>) -> PyResult<Py<Move>> {
-        match self.game.pop() {
+        let popped = self.game_mut(py).pop();
+        match popped {
             Some(m) => Ok(self.py_move(py, m)),
             None => Err(PyIndexError::new_err("pop from empty list")),
         }
@@ -24,13 +25,15 @@ impl Board {
         let uci = move_arg(r#move)?;
         // Drops and moves from a square to itself reach the core as moves no board has; the
         // error names the move as the caller wrote it.
-        self.game.push_uci(uci).map_err(|error| match error {
-            MoveError::NotPseudoLegal { fen, text } => move_error(MoveError::NotPseudoLegal {
-                text: r#move.str().map_or(text, |s| s.to_string()),
-                fen,
-            }),
-            other => move_error(other),
-        })?;
+        self.game_mut(r#move.py())
+            .push_uci(uci)
+            .map_err(|error| match error {
+                MoveError::NotPseudoLegal { fen, text } => move_error(MoveError::NotPseudoLegal {
+                    text: r#move.str().map_or(text, |s| s.to_string()),
+                    fen,
+                }),
+                other => move_error(other),
+            })?;
         Ok(())
     }
 
@@ -42,7 +45,7 @@ impl Board {
     /// Plays `m` and returns how it is shown (as a `Move`).
     fn play_shown(&mut self, py: Python<'_>, m: CoreMove) -> Py<Move> {
         let shown = self.py_move(py, m);
-        self.game.play(m);
+        self.game_mut(py).play(m);
         shown
     }
 
@@ -159,7 +162,7 @@ impl Board {
     fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.resolve_arg(r#move)?;
         let san = self.board().san(m);
-        self.game.play(m);
+        self.game_mut(r#move.py()).play(m);
         Ok(san)
     }
 
@@ -167,7 +170,7 @@ impl Board {
     fn lan_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.resolve_arg(r#move)?;
         let lan = self.board().lan(m);
-        self.game.play(m);
+        self.game_mut(r#move.py()).play(m);
         Ok(lan)
     }
 

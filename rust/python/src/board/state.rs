@@ -1,11 +1,12 @@
 //! `Board`: the position's state, pieces and attacks.
 
 use super::{Board, BB_ALL};
-use crate::convert::{color_arg, piece_arg, square_arg};
-use crate::moves::{intern, Move};
+use crate::convert::{color_arg, move_arg, piece_arg, square_arg};
+use crate::errors::move_error;
 use crate::piece::Piece;
+use crate::position::Position;
 use crate::squareset::SquareSet;
-use pychess_core::{Bitboard, Board as CoreBoard, Color, EpMode, Role, Square};
+use pychess_core::{Bitboard, Board as CoreBoard, Color, EpMode, MoveError, Role, Square};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -53,77 +54,37 @@ impl Board {
     }
 }
 
-#[pymethods]
 impl Board {
-    /// ``True`` (white) or ``False`` (black) to move. Writable (the move stack stays).
-    #[getter]
-    fn turn(&self) -> bool {
-        self.board().turn().is_white()
+    /// The setters of the attributes `__setattr__` handles (see `shadows.rs`).
+    pub(super) fn set_turn(&mut self, py: Python<'_>, turn: bool) {
+        self.game_mut(py)
+            .edit_board(|b| b.set_turn(color_arg(turn)));
     }
 
-    #[setter(turn)]
-    fn set_turn(&mut self, turn: bool) {
-        self.game.edit_board(|b| b.set_turn(color_arg(turn)));
-    }
-
-    /// Bitmask of the rooks that keep castling rights, as set (see
-    /// ``clean_castling_rights()``). Writable (the move stack stays).
-    #[getter]
-    fn castling_rights(&self) -> u64 {
-        self.board().castling_rights().0
-    }
-
-    #[setter(castling_rights)]
-    fn set_castling_rights(&mut self, rights: u64) {
-        self.game
+    pub(super) fn set_castling_rights(&mut self, py: Python<'_>, rights: u64) {
+        self.game_mut(py)
             .edit_board(|b| b.set_castling_rights(Bitboard(rights)));
     }
 
-    /// The en-passant square after a double step (even if no capture is possible), or None.
-    /// Writable (the move stack stays).
-    #[getter]
-    fn ep_square(&self) -> Option<usize> {
-        self.board().ep_square().map(|s| s.index())
-    }
-
-    #[setter(ep_square)]
-    fn set_ep_square(&mut self, square: Option<u32>) -> PyResult<()> {
+    pub(super) fn set_ep_square(&mut self, py: Python<'_>, square: Option<u32>) -> PyResult<()> {
         let ep = square.map(|sq| square_arg(sq, "ep_square")).transpose()?;
-        self.game.edit_board(|b| b.set_ep_square(ep));
+        self.game_mut(py).edit_board(|b| b.set_ep_square(ep));
         Ok(())
     }
 
-    #[getter]
-    fn halfmove_clock(&self) -> u64 {
-        self.board().halfmove_clock()
+    pub(super) fn set_halfmove_clock(&mut self, py: Python<'_>, clock: u64) {
+        self.game_mut(py)
+            .edit_board(|b| b.set_halfmove_clock(clock));
     }
 
-    #[setter(halfmove_clock)]
-    fn set_halfmove_clock(&mut self, clock: u64) {
-        self.game.edit_board(|b| b.set_halfmove_clock(clock));
+    pub(super) fn set_fullmove_number(&mut self, py: Python<'_>, number: u64) {
+        self.game_mut(py)
+            .edit_board(|b| b.set_fullmove_number(number));
     }
+}
 
-    #[getter]
-    fn fullmove_number(&self) -> u64 {
-        self.board().fullmove_number()
-    }
-
-    #[setter(fullmove_number)]
-    fn set_fullmove_number(&mut self, number: u64) {
-        self.game.edit_board(|b| b.set_fullmove_number(number));
-    }
-
-    #[getter]
-    fn chess960(&self) -> bool {
-        self.board().is_chess960()
-    }
-
-    /// Switches castling notation; the position and the history stay.
-    #[setter]
-    fn set_chess960(&mut self, chess960: bool) {
-        self.game.set_chess960(chess960);
-    }
-
+#[pymethods]
+impl Board {
     #[getter]
     fn occupied(&self) -> u64 {
         self.board().occupied().0
@@ -175,22 +136,16 @@ impl Board {
         self.board().promoted().0
     }
 
-    /// The moves played, oldest first.
-    #[getter]
-    fn move_stack(&self, py: Python<'_>) -> Vec<Py<Move>> {
-        self.game.uci_moves().map(|uci| intern(py, uci)).collect()
-    }
-
     /// Half-moves since the start of the game (from the move number and side to move).
     fn ply(&self) -> u64 {
         self.game.ply()
     }
 
-    fn piece_at(&self, square: u32) -> PyResult<Option<Piece>> {
+    fn piece_at(&self, py: Python<'_>, square: u32) -> PyResult<Option<Py<Piece>>> {
         Ok(self
             .board()
             .piece_at(self.square(square)?)
-            .map(Piece::from_core))
+            .map(|piece| Piece::shared(py, piece)))
     }
 
     fn piece_type_at(&self, square: u32) -> PyResult<Option<u8>> {
@@ -211,7 +166,7 @@ impl Board {
         let board = self.board();
         for sq in board.occupied() & Bitboard(mask) {
             if let Some(piece) = board.piece_at(sq) {
-                dict.set_item(sq.index(), Piece::from_core(piece))?;
+                dict.set_item(sq.index(), Piece::shared(py, piece))?;
             }
         }
         Ok(dict)
@@ -240,12 +195,12 @@ impl Board {
     }
 
     /// Empties ``square`` and returns the piece that stood there; clears the move stack.
-    fn remove_piece_at(&mut self, square: u32) -> PyResult<Option<Piece>> {
+    fn remove_piece_at(&mut self, py: Python<'_>, square: u32) -> PyResult<Option<Py<Piece>>> {
         let square = self.square(square)?;
         let mut board = self.board().clone();
         let removed = board.remove_piece_at(square);
         *self = Board::new_game(board);
-        Ok(removed.map(Piece::from_core))
+        Ok(removed.map(|piece| Piece::shared(py, piece)))
     }
 
     /// Replaces the placement with ``pieces`` (``{square: Piece}``); clears the move stack.
@@ -404,6 +359,34 @@ impl Board {
     /// The Polyglot Zobrist hash (equal to ``chess.polyglot.zobrist_hash(board)``).
     fn zobrist_hash(&self) -> u64 {
         self.board().zobrist_hash()
+    }
+
+    /// The Polyglot Zobrist hash of the position after ``move``, without playing it: equal
+    /// to ``push(move)`` then ``zobrist_hash()``. Takes what ``push`` takes (a legal or
+    /// pseudo-legal move, or ``Move.null()``).
+    ///
+    /// :raises: :exc:`IllegalMoveError` if ``push`` would refuse the move.
+    fn zobrist_hash_after(&self, r#move: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let uci = move_arg(r#move)?;
+        let board = self.board();
+        let m = match self.game.resolve_uci(uci) {
+            Ok(m) => m,
+            Err(_) => board
+                .find_pseudo_legal(board.normalize_castling(uci))
+                .ok_or_else(|| {
+                    move_error(MoveError::NotPseudoLegal {
+                        text: r#move.str().map_or(uci.to_string(), |s| s.to_string()),
+                        fen: board.fen(),
+                    })
+                })?,
+        };
+        Ok(board.zobrist_hash_after(m))
+    }
+
+    /// An immutable, hashable snapshot of the position (see ``Position``): equal snapshots
+    /// are the same position for python-chess's repetition rules.
+    fn snapshot(&self, py: Python<'_>) -> Position {
+        Position::of(py, self.board())
     }
 
     /// The position with colours swapped and the board flipped vertically (castling

@@ -90,7 +90,9 @@ impl Board {
         for m in board.getattr("move_stack")?.try_iter()? {
             let uci: String = m?.call_method0("uci")?.extract()?;
             let parsed = UciMove::parse(&uci).map_err(move_error)?;
-            ours.game.push_uci(parsed).map_err(move_error)?;
+            ours.game_mut(board.py())
+                .push_uci(parsed)
+                .map_err(move_error)?;
         }
         Ok(ours)
     }
