@@ -229,9 +229,7 @@ impl BatchBoards {
 
     /// Game `index` as a `Board` (a copy with its move stack).
     fn board(&self, index: isize) -> PyResult<Board> {
-        Ok(Board {
-            game: self.game(index)?.clone(),
-        })
+        Ok(Board::from_game(self.game(index)?.clone()))
     }
 
     /// The game that ended at `index` in the last step and was replaced by auto-reset.
@@ -240,7 +238,7 @@ impl BatchBoards {
         Ok(self
             .batch
             .finished_game(index as usize)
-            .map(|game| Board { game: game.clone() }))
+            .map(|game| Board::from_game(game.clone())))
     }
 
     /// Plies played in game `index` since its reset.
@@ -361,5 +359,5 @@ pub fn board_from_actions(actions: &Bound<'_, PyBytes>, fen: Option<&str>) -> Py
         })?;
         game.play(m);
     }
-    Ok(Board { game })
+    Ok(Board::from_game(game))
 }

@@ -156,7 +156,7 @@ fn encode_into<'py, T: Plain>(
 }
 
 fn games<'a>(boards: &'a [PyRef<'_, Board>]) -> Vec<&'a Game> {
-    boards.iter().map(|b| &b.game).collect()
+    boards.iter().map(|b| &*b.game).collect()
 }
 
 /// The compact encoding (17 `uint64` per board).
