@@ -289,12 +289,15 @@ pub fn san_error(token: &str, board: &Board, e: MoveError) -> PgnError {
 
 /// Resolves a move token with the core's SAN reader (`Ok(Move::NULL)` for a null move).
 pub fn resolve(board: &Board, token: &[u8]) -> Result<Move, PgnError> {
-    // Tokens are ASCII by construction.
-    let text = std::str::from_utf8(token).unwrap_or("");
-    San::parse(text)
-        .and_then(|san| board.resolve_san(text, san))
+    let text = || String::from_utf8_lossy(token).into_owned();
+    San::parse_bytes(token)
+        .ok_or_else(|| MoveError::Invalid {
+            text: text(),
+            notation: "san",
+        })
+        .and_then(|san| board.resolve_san_with(san, text))
         .map(|m| m.unwrap_or(Move::NULL))
-        .map_err(|e| san_error(text, board, e))
+        .map_err(|e| san_error(&text(), board, e))
 }
 
 /// Reads one game from `lines`, reporting to `visitor`. Returns `false` at the end of the
