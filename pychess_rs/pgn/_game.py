@@ -299,6 +299,19 @@ class _AcceptFrame:
 class GameNode(abc.ABC):
     """A node of a game tree: the root (:class:`Game`) or a move (:class:`ChildNode`)."""
 
+    # Slots make the nodes a reader creates by the hundred thousand cheaper to make, hold and
+    # collect; `__dict__` keeps python-chess's freedom to set any other attribute on a node.
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "comment",
+        "move",
+        "nags",
+        "parent",
+        "starting_comment",
+        "variations",
+    )
+
     parent: GameNode | None
     move: Move | None
     variations: list[ChildNode]
@@ -1108,69 +1121,6 @@ class FileExporter(StringExporterMixin, BaseVisitor[int]):
 # ---- reading ---------------------------------------------------------------------------------
 
 
-def _is_comment_line(line: str) -> bool:
-    return line.startswith(("%", ";"))
-
-
-def _read_game_text(handle: TextIO) -> str | None:
-    """The lines of the next game, consumed from ``handle`` exactly as python-chess's
-    ``read_game`` consumes them (its fast path for a skipped game ends where its parser
-    ends), or None at the end of the file."""
-    lines: list[str] = []
-    # `line` is what python-chess tests (the first line without its BOM), `raw` what is kept:
-    # the Rust reader strips the BOM of its first line itself.
-    raw = handle.readline()
-    line = raw.lstrip("\ufeff")
-    while line.isspace() or _is_comment_line(line):
-        lines.append(raw)
-        raw = line = handle.readline()
-    found = False
-    empty = 0
-    while line:
-        if _is_comment_line(line) or (empty < 1 and line.isspace()):
-            if not _is_comment_line(line):
-                empty += 1
-            lines.append(raw)
-            raw = line = handle.readline()
-            continue
-        found = True
-        if not line.startswith("["):
-            break
-        empty = 0
-        lines.append(raw)
-        raw = line = handle.readline()
-    if not found:
-        return None
-    in_comment = False
-    while line:
-        if not in_comment:
-            if line.isspace():
-                lines.append(raw)
-                break
-            if line.startswith("%"):
-                lines.append(raw)
-                raw = line = handle.readline()
-                continue
-        lines.append(raw)
-        for char in _braces_and_semicolons(line):
-            if char == "{":
-                in_comment = True
-            elif char == ";" and not in_comment:
-                break
-            elif char == "}":
-                in_comment = False
-        raw = line = handle.readline()
-    return "".join(lines)
-
-
-_SKIP_CHARS = re.compile(r"[;{}]")
-
-
-def _braces_and_semicolons(line: str) -> Iterator[str]:
-    for match in _SKIP_CHARS.finditer(line):
-        yield match.group(0)
-
-
 def _overrides(visitor: BaseVisitor[Any], name: str, *defaults: Callable[..., Any]) -> bool:
     method = getattr(type(visitor), name, None)
     return method not in defaults
@@ -1184,8 +1134,9 @@ def read_game(
 ) -> ResultT | None:
     """Reads the next game from a text handle (python-chess's ``read_game``): a
     :class:`Game` by default, or the result of ``Visitor``; None at the end of the file."""
-    text = _read_game_text(handle)
-    if text is None:
+    # The game's lines, read from the handle as python-chess reads them, in UTF-8.
+    data = _core.read_game_text(handle)
+    if data is None:
         return None
     visitor = Visitor()
     if visitor.begin_game() is SKIP:
@@ -1198,14 +1149,14 @@ def read_game(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            _core.build_game_tree(text.encode("utf-8", "surrogatepass"), visitor, ChildNode)
+            _core.build_game_tree(data, visitor, ChildNode)
         finally:
             if collecting:
                 gc.enable()
         visitor.end_game()
         return cast("ResultT", visitor.result())
     headers_only = isinstance(visitor, (HeadersBuilder, SkipVisitor))
-    parsed = _core.parse_game(text.encode("utf-8", "surrogatepass"), headers_only=headers_only)
+    parsed = _core.parse_game(data, headers_only=headers_only)
     events = parsed[0] if parsed is not None else []
     _replay(visitor, events)
     visitor.end_game()
