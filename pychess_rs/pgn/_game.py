@@ -327,6 +327,18 @@ class GameNode(abc.ABC):
         self.starting_comment = ""
         self.nags = set()
 
+    if not TYPE_CHECKING:  # at run time only: to mypy, a node has no attributes beyond these
+
+        def __getattr__(self, name: str) -> Any:
+            # The reader leaves `nags` unset on the nodes it makes (most never get a NAG, and
+            # an empty set per node was a third of the objects the cyclic collector walks):
+            # the first read of an unset `nags` gives the node its empty set.
+            if name == "nags":
+                nags: set[int] = set()
+                self.nags = nags
+                return nags
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @abc.abstractmethod
     def board(self) -> Board: ...
 
@@ -1149,7 +1161,10 @@ def read_game(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            _core.build_game_tree(data, visitor, ChildNode)
+            headers = visitor.game.headers
+            # Our own Headers take the parsed tags straight into their dictionaries.
+            tags = (headers._tag_roster, headers._others) if type(headers) is Headers else None
+            _core.build_game_tree(data, visitor, ChildNode, tags)
         finally:
             if collecting:
                 gc.enable()

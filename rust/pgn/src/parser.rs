@@ -414,7 +414,8 @@ impl Frame {
     fn new(board: Board) -> Frame {
         Frame {
             start: board.clone(),
-            moves: Vec::new(),
+            // Room for most games, so the list is not regrown move by move.
+            moves: Vec::with_capacity(256),
             board,
         }
     }

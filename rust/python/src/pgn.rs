@@ -195,7 +195,7 @@ impl PgnGame {
     #[getter]
     fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (k, v) in &self.record.headers {
+        for (k, v) in self.record.headers.iter() {
             dict.set_item(k, v)?;
         }
         Ok(dict)
@@ -419,8 +419,6 @@ struct TreeBuilder<'py> {
     py: Python<'py>,
     builder: Bound<'py, PyAny>,
     child_class: Bound<'py, PyType>,
-    /// Whether nodes may be made by the type's allocator alone (see [`new_node`]).
-    plain_alloc: bool,
     object_new: Bound<'py, PyAny>,
     /// The builder's variation stack: the node each open line continues from, whether it is
     /// the game (the root, whose `parent` is None), and its `variations` list.
@@ -428,32 +426,20 @@ struct TreeBuilder<'py> {
     starting_comment: String,
     in_variation: bool,
     error: Option<PyErr>,
+    /// The game's `Headers` dictionaries (Seven Tag Roster, others), when they may be
+    /// filled directly: parsed tag names and values always pass `Headers`'s checks.
+    tags: Option<(Bound<'py, PyDict>, Bound<'py, PyDict>)>,
 }
+
+/// python-chess's `TAG_ROSTER`.
+const TAG_ROSTER: [&[u8]; 7] = [
+    b"Event", b"Site", b"Date", b"Round", b"White", b"Black", b"Result",
+];
 
 struct StackEntry<'py> {
     node: Bound<'py, PyAny>,
     is_root: bool,
     variations: Bound<'py, PyList>,
-}
-
-/// A new, empty instance of `class`, as `object.__new__(class)` makes it. When the class
-/// keeps its attributes in slots and an ordinary `__dict__` (`plain_alloc`), that is exactly
-/// what its allocator returns, without the call through `object.__new__`.
-fn new_node<'py>(
-    py: Python<'py>,
-    class: &Bound<'py, PyType>,
-    plain_alloc: bool,
-    object_new: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if !plain_alloc {
-        return object_new.call1((class,));
-    }
-    // SAFETY: `class` is a live type object (the GIL is held); `PyType_GenericAlloc` returns
-    // a new reference or NULL with an exception set, which `from_owned_ptr_or_err` handles.
-    unsafe {
-        let obj = pyo3::ffi::PyType_GenericAlloc(class.as_ptr().cast(), 0);
-        Bound::from_owned_ptr_or_err(py, obj)
-    }
 }
 
 impl<'py> TreeBuilder<'py> {
@@ -479,7 +465,7 @@ impl<'py> TreeBuilder<'py> {
 
     fn add_child(&mut self, m: Py<crate::moves::Move>) -> PyResult<()> {
         let py = self.py;
-        let node = new_node(py, &self.child_class, self.plain_alloc, &self.object_new)?;
+        let node = self.object_new.call1((&self.child_class,))?;
         let starting = std::mem::take(&mut self.starting_comment);
         let top = self.top_entry()?;
         let variations = PyList::empty(py);
@@ -493,7 +479,7 @@ impl<'py> TreeBuilder<'py> {
         } else {
             node.setattr(pyo3::intern!(py, "starting_comment"), starting)?;
         }
-        node.setattr(pyo3::intern!(py, "nags"), pyo3::types::PySet::empty(py)?)?;
+        // `nags` stays unset: the node class gives a node its set when first read.
         top.variations.append(&node)?;
         if let Some(last) = self.stack.last_mut() {
             *last = StackEntry {
@@ -539,8 +525,16 @@ fn join_comments(a: &str, b: &str) -> String {
 
 impl Visitor for TreeBuilder<'_> {
     fn visit_header(&mut self, name: &[u8], value: &[u8]) {
+        let roster = TAG_ROSTER.contains(&name);
         let name = String::from_utf8_lossy(name).into_owned();
         let value = String::from_utf8_lossy(value).into_owned();
+        if let Some((roster_tags, other_tags)) = &self.tags {
+            let dict = if roster { roster_tags } else { other_tags };
+            if let Err(e) = dict.set_item(name, value) {
+                self.error.get_or_insert(e);
+            }
+            return;
+        }
         self.attempt(|b| {
             b.builder
                 .call_method1(pyo3::intern!(b.py, "visit_header"), (name, value))
@@ -614,36 +608,27 @@ impl Visitor for TreeBuilder<'_> {
 
 /// Reads the first game of `data` (UTF-8 bytes) into `builder`, a plain python-chess-shaped
 /// `GameBuilder` whose `begin_game` has run: its game gets the headers, the node tree (nodes
-/// of `child_class`), the result and the errors. Returns how many bytes the game took, or
-/// `None` when `data` holds no game.
+/// of `child_class`), the result and the errors. `tags`, when given, are the game's `Headers`
+/// dictionaries (Seven Tag Roster, others), filled directly instead of through the builder.
+/// Returns how many bytes the game took, or `None` when `data` holds no game.
 #[pyfunction]
-pub fn build_game_tree(
-    py: Python<'_>,
+#[pyo3(signature = (data, builder, child_class, tags=None))]
+pub fn build_game_tree<'py>(
+    py: Python<'py>,
     data: &[u8],
-    builder: Bound<'_, PyAny>,
-    child_class: Bound<'_, PyType>,
+    builder: Bound<'py, PyAny>,
+    child_class: Bound<'py, PyType>,
+    tags: Option<(Bound<'py, PyDict>, Bound<'py, PyDict>)>,
 ) -> PyResult<Option<usize>> {
     let game = builder.getattr(pyo3::intern!(py, "game"))?;
     let object_new = py
         .get_type::<pyo3::types::PyAny>()
         .getattr(pyo3::intern!(py, "__new__"))?;
-    // `object.__new__` is the allocator alone for a concrete class whose instances keep a
-    // `__dict__` at a fixed offset (or none): no managed dictionary to set up, nothing
-    // abstract to refuse.
-    let dict_offset: isize = child_class
-        .getattr(pyo3::intern!(py, "__dictoffset__"))?
-        .extract()?;
-    let abstract_methods = child_class
-        .getattr(pyo3::intern!(py, "__abstractmethods__"))
-        .map(|m| m.is_truthy().unwrap_or(true))
-        .unwrap_or(false);
-    let plain_alloc = dict_offset >= 0 && !abstract_methods;
     let variations = variations_of(&game)?;
     let mut tree = TreeBuilder {
         py,
         builder,
         child_class,
-        plain_alloc,
         object_new,
         stack: vec![StackEntry {
             node: game,
@@ -653,6 +638,7 @@ pub fn build_game_tree(
         starting_comment: String::new(),
         in_variation: false,
         error: None,
+        tags,
     };
     let mut lines = Lines::new(data);
     let found = read_game(&mut lines, &mut tree);
