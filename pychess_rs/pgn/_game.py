@@ -15,6 +15,7 @@ import enum
 import gc
 import itertools
 import logging
+import operator
 import re
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, TextIO, TypeVar, cast
@@ -187,6 +188,17 @@ def parse_time_control(time_control: str) -> TimeControl:
     return tc
 
 
+_DEFAULT_ROSTER = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": "*",
+}
+
+
 class Headers(MutableMapping[str, str]):
     """Tag pairs: the Seven Tag Roster first, in its order, then the others as added."""
 
@@ -195,18 +207,14 @@ class Headers(MutableMapping[str, str]):
         data: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
         **kwargs: str,
     ) -> None:
-        self._tag_roster: dict[str, str] = {}
         self._others: dict[str, str] = {}
         if data is None:
-            data = {
-                "Event": "?",
-                "Site": "?",
-                "Date": "????.??.??",
-                "Round": "?",
-                "White": "?",
-                "Black": "?",
-                "Result": "*",
-            }
+            # Every game read starts from these: copied, not set one by one.
+            self._tag_roster: dict[str, str] = dict(_DEFAULT_ROSTER)
+            if kwargs:
+                self.update(**kwargs)
+            return
+        self._tag_roster = {}
         self.update(data, **kwargs)
 
     def is_chess960(self) -> bool:
@@ -301,23 +309,16 @@ class GameNode(abc.ABC):
 
     # Slots make the nodes a reader creates by the hundred thousand cheaper to make, hold and
     # collect; `__dict__` keeps python-chess's freedom to set any other attribute on a node.
-    __slots__ = (
-        "__dict__",
-        "__weakref__",
-        "comment",
-        "move",
-        "nags",
-        "parent",
-        "starting_comment",
-        "variations",
-    )
+    __slots__ = ("__dict__", "__weakref__", "_nags", "move", "parent", "variations")
 
     parent: GameNode | None
     move: Move | None
     variations: list[ChildNode]
-    comment: str
-    starting_comment: str
-    nags: set[int]
+    _nags: set[int]
+    # Most nodes have no comments: the reader leaves these unset, and they read as "" from
+    # the class until a node gets its own.
+    comment: str = ""
+    starting_comment: str = ""
 
     def __init__(self, *, comment: str = "") -> None:
         self.parent = None
@@ -327,17 +328,21 @@ class GameNode(abc.ABC):
         self.starting_comment = ""
         self.nags = set()
 
-    if not TYPE_CHECKING:  # at run time only: to mypy, a node has no attributes beyond these
-
-        def __getattr__(self, name: str) -> Any:
-            # The reader leaves `nags` unset on the nodes it makes (most never get a NAG, and
+    @property
+    def nags(self) -> set[int]:
+        """The node's NAGs."""
+        try:
+            return self._nags
+        except AttributeError:
+            # The reader leaves the set out of the nodes it makes (most never get a NAG, and
             # an empty set per node was a third of the objects the cyclic collector walks):
-            # the first read of an unset `nags` gives the node its empty set.
-            if name == "nags":
-                nags: set[int] = set()
-                self.nags = nags
-                return nags
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            # such a node gets its empty set when first asked.
+            self._nags = set()
+            return self._nags
+
+    @nags.setter
+    def nags(self, nags: set[int]) -> None:
+        self._nags = nags
 
     @abc.abstractmethod
     def board(self) -> Board: ...
@@ -452,10 +457,10 @@ class GameNode(abc.ABC):
         return self.variations[0] if self.variations else None
 
     def mainline(self) -> Mainline[ChildNode]:
-        return Mainline(self, lambda node: node)
+        return Mainline(self, _same_node)
 
     def mainline_moves(self) -> Mainline[Move]:
-        return Mainline(self, lambda node: node.move)
+        return Mainline(self, _MOVE_OF)
 
     def add_line(
         self,
@@ -780,6 +785,14 @@ class Game(GameNode):
         )
 
 
+def _same_node(node: ChildNode) -> ChildNode:
+    return node
+
+
+# A C-level getter: mainline_moves runs it once per ply.
+_MOVE_OF: Callable[[ChildNode], Move] = operator.attrgetter("move")
+
+
 class Mainline(Generic[MainlineMapT]):
     """The main line from a node, mapped through ``f``."""
 
@@ -792,9 +805,10 @@ class Mainline(Generic[MainlineMapT]):
 
     def __iter__(self) -> Iterator[MainlineMapT]:
         node = self.start
+        f = self.f
         while node.variations:
             node = node.variations[0]
-            yield self.f(node)
+            yield f(node)
 
     def __reversed__(self) -> Iterator[MainlineMapT]:
         node = self.start.end()

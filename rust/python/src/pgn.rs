@@ -469,17 +469,14 @@ impl<'py> TreeBuilder<'py> {
         let starting = std::mem::take(&mut self.starting_comment);
         let top = self.top_entry()?;
         let variations = PyList::empty(py);
-        let empty = pyo3::intern!(py, "");
         node.setattr(pyo3::intern!(py, "parent"), &top.node)?;
         node.setattr(pyo3::intern!(py, "move"), m)?;
         node.setattr(pyo3::intern!(py, "variations"), &variations)?;
-        node.setattr(pyo3::intern!(py, "comment"), empty)?;
-        if starting.is_empty() {
-            node.setattr(pyo3::intern!(py, "starting_comment"), empty)?;
-        } else {
+        // Empty comments and `nags` stay unset: the node class reads them as "" and gives a
+        // node its NAG set when first asked.
+        if !starting.is_empty() {
             node.setattr(pyo3::intern!(py, "starting_comment"), starting)?;
         }
-        // `nags` stays unset: the node class gives a node its set when first read.
         top.variations.append(&node)?;
         if let Some(last) = self.stack.last_mut() {
             *last = StackEntry {
