@@ -216,6 +216,12 @@ fn has_chess960_castling_rights(board: &Board) -> bool {
         || ((rights & Bitboard(0xff00_0000_0000_0000)).nonempty() && !king_on(Color::Black, 60))
 }
 
+/// The standard starting position. Most games start there: it is made once and copied.
+pub(crate) fn standard_start() -> Board {
+    static STANDARD_START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
+    STANDARD_START.get_or_init(Board::default).clone()
+}
+
 /// The starting position a game's tags ask for, or the error python-chess would record.
 /// `Ok(None)` means "skip the movetext" (an unsupported variant, already reported).
 fn starting_board<V: Visitor>(
@@ -243,7 +249,7 @@ fn starting_board<V: Visitor>(
         }
     }
     let Some(fen) = fen else {
-        let mut board = Board::default();
+        let mut board = standard_start();
         board.set_chess960(chess960);
         return Some(board);
     };

@@ -335,7 +335,11 @@ impl<'f> RecordBuilder<'f> {
                 spans: Vec::with_capacity(16),
             },
             moves: Vec::with_capacity(160),
-            ..GameRecord::default()
+            start: crate::parser::standard_start(),
+            offset: 0,
+            result_token: None,
+            errors: Vec::new(),
+            fens: None,
         };
         RecordBuilder {
             filter,
