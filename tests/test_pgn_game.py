@@ -303,3 +303,29 @@ def test_read_nodes_behave_like_plain_objects() -> None:
     del fresh
     gc.collect()
     assert ref() is None
+
+
+def test_game_lines_are_read_like_python_chess() -> None:
+    """The game's lines are taken from the handle in Rust: the same lines as python-chess
+    (BOMs, comment and blank lines, a brace comment over a blank line), the handle left where
+    python-chess leaves it, lone surrogates kept, and a binary handle refused."""
+    data = (
+        "\ufeff\ufeff% escape\n\n;x\n[A \"1\"]\n\n[B \"\udcff\"]\n1. e4 { a\n\n b } e5\n\n"
+        "  \n1. d4 d5 ; c {\n\n% z\n[C \"3\"]\n1. c4\n"
+    )
+    theirs, ours = io.StringIO(data), io.StringIO(data)
+    while True:
+        expected = chess.pgn.read_game(theirs)
+        got = pgn.read_game(ours)
+        assert theirs.tell() == ours.tell()
+        if expected is None or got is None:
+            assert expected is None and got is None
+            break
+        assert [m.uci() for m in got.mainline_moves()] == [
+            m.uci() for m in expected.mainline_moves()
+        ]
+        assert set(got.headers) == set(expected.headers)
+    with pytest.raises(TypeError):
+        pgn.read_game(io.BytesIO(b"1. e4 *\n"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        chess.pgn.read_game(io.BytesIO(b"1. e4 *\n"))  # type: ignore[arg-type]
