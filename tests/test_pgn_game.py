@@ -267,3 +267,65 @@ def test_visitor_calls_match_python_chess(name: str) -> None:
         assert got == expected
         if expected is None:
             return
+
+
+def test_read_nodes_behave_like_plain_objects() -> None:
+    """Nodes the reader makes keep their fields in slots and get their NAG set when first
+    read; to a user they are python-chess's nodes: any attribute can be set, NAGs added, and
+    trees copy, pickle, take weak references and are collected."""
+    import copy
+    import gc
+    import pickle
+    import weakref
+
+    text = "[Foo \"bar\"]\n\n1. e4 $1 e5 ( 1... c5 ) 2. Nf3 *"
+    game = pgn.read_game(io.StringIO(text))
+    oracle = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and oracle is not None
+    assert dict(game.headers) == dict(oracle.headers)
+    end = game.end()
+    assert end.nags == set()
+    assert end.nags is end.nags
+    end.nags.add(3)
+    assert "$3" in str(game)
+    assert game.variations[0].nags == {1}
+    end.note = "mine"
+    assert end.note == "mine"
+    with pytest.raises(AttributeError, match="no attribute 'missing'"):
+        end.missing  # noqa: B018
+    for twin in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert str(twin) == str(game)
+        assert twin.end().note == "mine" and twin.end().nags == {3}
+    fresh = pgn.read_game(io.StringIO(text))
+    assert fresh is not None
+    assert pickle.loads(pickle.dumps(fresh.end())).nags == set()
+    ref = weakref.ref(fresh.end())
+    del fresh
+    gc.collect()
+    assert ref() is None
+
+
+def test_game_lines_are_read_like_python_chess() -> None:
+    """The game's lines are taken from the handle in Rust: the same lines as python-chess
+    (BOMs, comment and blank lines, a brace comment over a blank line), the handle left where
+    python-chess leaves it, lone surrogates kept, and a binary handle refused."""
+    data = (
+        "\ufeff\ufeff% escape\n\n;x\n[A \"1\"]\n\n[B \"\udcff\"]\n1. e4 { a\n\n b } e5\n\n"
+        "  \n1. d4 d5 ; c {\n\n% z\n[C \"3\"]\n1. c4\n"
+    )
+    theirs, ours = io.StringIO(data), io.StringIO(data)
+    while True:
+        expected = chess.pgn.read_game(theirs)
+        got = pgn.read_game(ours)
+        assert theirs.tell() == ours.tell()
+        if expected is None or got is None:
+            assert expected is None and got is None
+            break
+        assert [m.uci() for m in got.mainline_moves()] == [
+            m.uci() for m in expected.mainline_moves()
+        ]
+        assert set(got.headers) == set(expected.headers)
+    with pytest.raises(TypeError):
+        pgn.read_game(io.BytesIO(b"1. e4 *\n"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        chess.pgn.read_game(io.BytesIO(b"1. e4 *\n"))  # type: ignore[arg-type]

@@ -33,9 +33,10 @@ pgn
     from the path to the last game: python-chess's ``chess.pgn.read_game`` loop, pychess-rs's
     ``pychess_rs.pgn.read_game`` loop when it exists, the bulk reader
     ``pychess_rs.pgn.read_games`` on 1 thread and on all cores, and PGN-reading peers from
-    PyPI when installed (``iron-pgn-parser``, ``esca``; noted when not). Each counts games and
-    mainline plies, which must match python-chess's. Rates are games/s and MB/s; ratios are
-    python-chess's time over the implementation's.
+    PyPI when installed (``iron-pgn-parser``, ``esca``, both for Python >= 3.13 only; noted
+    when not). Each counts games and mainline plies, which must match python-chess's; a peer,
+    reading by its own rules, is checked against its own count, which its note gives. Rates
+    are games/s and MB/s; ratios are python-chess's time over the implementation's.
 env
     ``pychess_rs.env`` and ``pychess_rs.batch`` against PettingZoo's ``chess_v6``, rust-chess's
     ``BoardBatch`` and pgx (``tools/bench_env.py`` documents the rows; ratios there are over
@@ -56,6 +57,7 @@ from __future__ import annotations
 
 import abc
 import argparse
+import functools
 import gc
 import importlib
 import importlib.metadata
@@ -1052,7 +1054,41 @@ def pgn_bulk(path: str, threads: int) -> tuple[int, int]:
     return games, plies
 
 
-def bench_pgn(sizes: Sizes, repeat: int) -> list[Row]:
+def pgn_esca(path: str) -> tuple[int, int]:
+    """esca's PGN reader (it raises on a game it cannot read, so bad games are skipped)."""
+    import esca.pgn
+
+    games = plies = 0
+    for game in esca.pgn.read(path, skip_errors=True):
+        games += 1
+        plies += len(game.mainline())
+    return games, plies
+
+
+def pgn_iron(path: str) -> tuple[int, int]:
+    """iron-pgn-parser: it tokenizes one game's text (tags, SAN tokens, no move checked), so
+    the file is cut into games at blank lines before a tag here."""
+    from iron_pgn_parser import native
+
+    games = plies = 0
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for chunk in text.split("\n\n["):
+        if not chunk.strip():
+            continue
+        native.parse_headers(chunk if chunk.startswith("[") else "[" + chunk)
+        games += 1
+        plies += len(native.parse_san(chunk))
+    return games, plies
+
+
+PGN_PEERS: dict[str, tuple[str, Callable[[str], tuple[int, int]]]] = {
+    "esca": ("esca", pgn_esca),
+    "iron-pgn-parser": ("iron_pgn_parser", pgn_iron),
+}
+
+
+def bench_pgn(sizes: Sizes, repeat: int, versions: list[str]) -> list[Row]:
     import logging
 
     logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
@@ -1077,13 +1113,22 @@ def bench_pgn(sizes: Sizes, repeat: int) -> list[Row]:
         candidates.append(
             (f"pychess-rs read_games, {cores} threads", lambda: pgn_bulk(path, cores), "")
         )
-        for peer in ("iron_pgn_parser", "esca"):
+        # Peers read by their own rules: each is timed against its own count, which the
+        # note compares with python-chess's.
+        own: dict[str, tuple[int, int]] = {}
+        for name, (module, adapter) in PGN_PEERS.items():
             try:
-                importlib.import_module(peer)
-                note = "installed, but no adapter written for its API"
+                importlib.import_module(module)
+                versions.append(f"{name} {importlib.metadata.version(name)}")
             except ImportError:
-                note = "not installed (no wheel for this platform on PyPI)"
-            candidates.append((peer.replace("_", "-"), None, note))
+                candidates.append((name, None, "not installed (on PyPI for Python >= 3.13 only)"))
+                continue
+            try:
+                own[name] = adapter(path)
+            except Exception as exc:  # a peer's failure is a result
+                candidates.append((name, None, f"error: {type(exc).__name__}: {exc}"[:80]))
+                continue
+            candidates.append((name, functools.partial(adapter, path), ""))
         rows: list[Row] = []
         ref: float | None = None
         for name, run, note in candidates:
@@ -1091,9 +1136,16 @@ def bench_pgn(sizes: Sizes, repeat: int) -> list[Row]:
             rows.append(row)
             if run is None:
                 continue
-            row.seconds, row.note = best_of(run, repeat, expected, name)
+            row.seconds, row.note = best_of(run, repeat, own.get(name, expected), name)
+            if name in own and own[name] != expected:
+                row.note = f"reads {own[name][0]} games, {own[name][1]} plies; " + (
+                    "skips games with null moves"
+                    if name == "esca"
+                    else "tokens only, no move checked"
+                )
             if row.seconds is not None:
-                row.note = row.note or f"{size / 1e6 / row.seconds:.1f} MB/s"
+                mb_s = f"{size / 1e6 / row.seconds:.1f} MB/s"
+                row.note = f"{mb_s}; {row.note}" if row.note else mb_s
                 if name == "python-chess read_game":
                     ref = row.seconds
         for row in rows:
@@ -1186,7 +1238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "fen-legal" in selected:
         rows += bench_fens(impls, chess, sizes, repeat)
     if "pgn" in selected:
-        rows += bench_pgn(sizes, repeat)
+        rows += bench_pgn(sizes, repeat, versions)
     if "encode" in selected:
         rows += bench_encode(args.quick, repeat)
     if "env" in selected:

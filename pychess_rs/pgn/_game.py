@@ -15,6 +15,7 @@ import enum
 import gc
 import itertools
 import logging
+import operator
 import re
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, TextIO, TypeVar, cast
@@ -187,6 +188,17 @@ def parse_time_control(time_control: str) -> TimeControl:
     return tc
 
 
+_DEFAULT_ROSTER = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": "*",
+}
+
+
 class Headers(MutableMapping[str, str]):
     """Tag pairs: the Seven Tag Roster first, in its order, then the others as added."""
 
@@ -195,18 +207,14 @@ class Headers(MutableMapping[str, str]):
         data: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
         **kwargs: str,
     ) -> None:
-        self._tag_roster: dict[str, str] = {}
         self._others: dict[str, str] = {}
         if data is None:
-            data = {
-                "Event": "?",
-                "Site": "?",
-                "Date": "????.??.??",
-                "Round": "?",
-                "White": "?",
-                "Black": "?",
-                "Result": "*",
-            }
+            # Every game read starts from these: copied, not set one by one.
+            self._tag_roster: dict[str, str] = dict(_DEFAULT_ROSTER)
+            if kwargs:
+                self.update(**kwargs)
+            return
+        self._tag_roster = {}
         self.update(data, **kwargs)
 
     def is_chess960(self) -> bool:
@@ -299,12 +307,18 @@ class _AcceptFrame:
 class GameNode(abc.ABC):
     """A node of a game tree: the root (:class:`Game`) or a move (:class:`ChildNode`)."""
 
+    # Slots make the nodes a reader creates by the hundred thousand cheaper to make, hold and
+    # collect; `__dict__` keeps python-chess's freedom to set any other attribute on a node.
+    __slots__ = ("__dict__", "__weakref__", "_nags", "move", "parent", "variations")
+
     parent: GameNode | None
     move: Move | None
     variations: list[ChildNode]
-    comment: str
-    starting_comment: str
-    nags: set[int]
+    _nags: set[int]
+    # Most nodes have no comments: the reader leaves these unset, and they read as "" from
+    # the class until a node gets its own.
+    comment: str = ""
+    starting_comment: str = ""
 
     def __init__(self, *, comment: str = "") -> None:
         self.parent = None
@@ -313,6 +327,22 @@ class GameNode(abc.ABC):
         self.comment = comment
         self.starting_comment = ""
         self.nags = set()
+
+    @property
+    def nags(self) -> set[int]:
+        """The node's NAGs."""
+        try:
+            return self._nags
+        except AttributeError:
+            # The reader leaves the set out of the nodes it makes (most never get a NAG, and
+            # an empty set per node was a third of the objects the cyclic collector walks):
+            # such a node gets its empty set when first asked.
+            self._nags = set()
+            return self._nags
+
+    @nags.setter
+    def nags(self, nags: set[int]) -> None:
+        self._nags = nags
 
     @abc.abstractmethod
     def board(self) -> Board: ...
@@ -427,10 +457,10 @@ class GameNode(abc.ABC):
         return self.variations[0] if self.variations else None
 
     def mainline(self) -> Mainline[ChildNode]:
-        return Mainline(self, lambda node: node)
+        return Mainline(self, _same_node)
 
     def mainline_moves(self) -> Mainline[Move]:
-        return Mainline(self, lambda node: node.move)
+        return Mainline(self, _MOVE_OF)
 
     def add_line(
         self,
@@ -755,6 +785,14 @@ class Game(GameNode):
         )
 
 
+def _same_node(node: ChildNode) -> ChildNode:
+    return node
+
+
+# A C-level getter: mainline_moves runs it once per ply.
+_MOVE_OF: Callable[[ChildNode], Move] = operator.attrgetter("move")
+
+
 class Mainline(Generic[MainlineMapT]):
     """The main line from a node, mapped through ``f``."""
 
@@ -767,9 +805,10 @@ class Mainline(Generic[MainlineMapT]):
 
     def __iter__(self) -> Iterator[MainlineMapT]:
         node = self.start
+        f = self.f
         while node.variations:
             node = node.variations[0]
-            yield self.f(node)
+            yield f(node)
 
     def __reversed__(self) -> Iterator[MainlineMapT]:
         node = self.start.end()
@@ -1108,69 +1147,6 @@ class FileExporter(StringExporterMixin, BaseVisitor[int]):
 # ---- reading ---------------------------------------------------------------------------------
 
 
-def _is_comment_line(line: str) -> bool:
-    return line.startswith(("%", ";"))
-
-
-def _read_game_text(handle: TextIO) -> str | None:
-    """The lines of the next game, consumed from ``handle`` exactly as python-chess's
-    ``read_game`` consumes them (its fast path for a skipped game ends where its parser
-    ends), or None at the end of the file."""
-    lines: list[str] = []
-    # `line` is what python-chess tests (the first line without its BOM), `raw` what is kept:
-    # the Rust reader strips the BOM of its first line itself.
-    raw = handle.readline()
-    line = raw.lstrip("\ufeff")
-    while line.isspace() or _is_comment_line(line):
-        lines.append(raw)
-        raw = line = handle.readline()
-    found = False
-    empty = 0
-    while line:
-        if _is_comment_line(line) or (empty < 1 and line.isspace()):
-            if not _is_comment_line(line):
-                empty += 1
-            lines.append(raw)
-            raw = line = handle.readline()
-            continue
-        found = True
-        if not line.startswith("["):
-            break
-        empty = 0
-        lines.append(raw)
-        raw = line = handle.readline()
-    if not found:
-        return None
-    in_comment = False
-    while line:
-        if not in_comment:
-            if line.isspace():
-                lines.append(raw)
-                break
-            if line.startswith("%"):
-                lines.append(raw)
-                raw = line = handle.readline()
-                continue
-        lines.append(raw)
-        for char in _braces_and_semicolons(line):
-            if char == "{":
-                in_comment = True
-            elif char == ";" and not in_comment:
-                break
-            elif char == "}":
-                in_comment = False
-        raw = line = handle.readline()
-    return "".join(lines)
-
-
-_SKIP_CHARS = re.compile(r"[;{}]")
-
-
-def _braces_and_semicolons(line: str) -> Iterator[str]:
-    for match in _SKIP_CHARS.finditer(line):
-        yield match.group(0)
-
-
 def _overrides(visitor: BaseVisitor[Any], name: str, *defaults: Callable[..., Any]) -> bool:
     method = getattr(type(visitor), name, None)
     return method not in defaults
@@ -1184,8 +1160,9 @@ def read_game(
 ) -> ResultT | None:
     """Reads the next game from a text handle (python-chess's ``read_game``): a
     :class:`Game` by default, or the result of ``Visitor``; None at the end of the file."""
-    text = _read_game_text(handle)
-    if text is None:
+    # The game's lines, read from the handle as python-chess reads them, in UTF-8.
+    data = _core.read_game_text(handle)
+    if data is None:
         return None
     visitor = Visitor()
     if visitor.begin_game() is SKIP:
@@ -1198,14 +1175,17 @@ def read_game(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            _core.build_game_tree(text.encode("utf-8", "surrogatepass"), visitor, ChildNode)
+            headers = visitor.game.headers
+            # Our own Headers take the parsed tags straight into their dictionaries.
+            tags = (headers._tag_roster, headers._others) if type(headers) is Headers else None
+            _core.build_game_tree(data, visitor, ChildNode, tags)
         finally:
             if collecting:
                 gc.enable()
         visitor.end_game()
         return cast("ResultT", visitor.result())
     headers_only = isinstance(visitor, (HeadersBuilder, SkipVisitor))
-    parsed = _core.parse_game(text.encode("utf-8", "surrogatepass"), headers_only=headers_only)
+    parsed = _core.parse_game(data, headers_only=headers_only)
     events = parsed[0] if parsed is not None else []
     _replay(visitor, events)
     visitor.end_game()

@@ -29,5 +29,5 @@ pub mod tokens;
 pub use lines::{Line, Lines};
 pub use parser::{read_game, ErrorKind, PgnError, SkipVisitor, Visitor};
 pub use reader::{decompress, open_path, Chunker, GameReader, ReadOptions};
-pub use record::{Condition, Filter, GameRecord, Op, RecordBuilder, TimeClass};
+pub use record::{Condition, Filter, GameRecord, Op, RecordBuilder, Tags, TimeClass};
 pub use split::{game_end, next_game_start};

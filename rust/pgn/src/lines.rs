@@ -42,7 +42,7 @@ impl<'a> Lines<'a> {
         if rest.is_empty() {
             return None;
         }
-        match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+        match find_line_end(rest) {
             Some(i) => {
                 let skip = if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
                     2
@@ -64,6 +64,35 @@ impl<'a> Lines<'a> {
             }
         }
     }
+}
+
+/// The offset of the first `\n` or `\r` in `s`, looking at eight bytes at a time (lines are
+/// the reader's unit: this search touches every byte of the input).
+#[inline]
+pub fn find_line_end(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    // Flags the bytes of `w` that are zero; the lowest flag is always exact, as a borrow
+    // only reaches bytes above a zero byte.
+    let zero_bytes = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    let mut chunks = s.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let found =
+            zero_bytes(w ^ (ONES * u64::from(b'\n'))) | zero_bytes(w ^ (ONES * u64::from(b'\r')));
+        if found != 0 {
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|i| offset + i)
 }
 
 /// Whether the UTF-8 text is all Python whitespace (`str.isspace` without the non-empty test).
@@ -116,6 +145,25 @@ mod tests {
         );
         assert!(all(b"").is_empty());
         assert_eq!(all(b"\r\n\n"), vec![(&b""[..], true), (&b""[..], true)]);
+    }
+
+    #[test]
+    fn line_ends_are_found_at_every_offset() {
+        let mut data = vec![b'x'; 40];
+        assert_eq!(find_line_end(&data), None);
+        for at in 0..40 {
+            for end in [b'\n', b'\r'] {
+                data[at] = end;
+                // A later terminator and bytes just above and below the terminators'.
+                data[(at + 9) % 40] = b'\n';
+                data[(at + 3) % 40] = 0x0b;
+                assert_eq!(find_line_end(&data), Some(at.min((at + 9) % 40)));
+                data.fill(b'\x0c');
+                assert_eq!(find_line_end(&data), None);
+                data.fill(b'x');
+            }
+        }
+        assert_eq!(find_line_end(b"\xff\x0e\x8a\r"), Some(3));
     }
 
     #[test]

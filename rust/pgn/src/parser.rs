@@ -216,6 +216,12 @@ fn has_chess960_castling_rights(board: &Board) -> bool {
         || ((rights & Bitboard(0xff00_0000_0000_0000)).nonempty() && !king_on(Color::Black, 60))
 }
 
+/// The standard starting position. Most games start there: it is made once and copied.
+pub(crate) fn standard_start() -> Board {
+    static STANDARD_START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
+    STANDARD_START.get_or_init(Board::default).clone()
+}
+
 /// The starting position a game's tags ask for, or the error python-chess would record.
 /// `Ok(None)` means "skip the movetext" (an unsupported variant, already reported).
 fn starting_board<V: Visitor>(
@@ -243,7 +249,7 @@ fn starting_board<V: Visitor>(
         }
     }
     let Some(fen) = fen else {
-        let mut board = Board::default();
+        let mut board = standard_start();
         board.set_chess960(chess960);
         return Some(board);
     };
@@ -289,12 +295,15 @@ pub fn san_error(token: &str, board: &Board, e: MoveError) -> PgnError {
 
 /// Resolves a move token with the core's SAN reader (`Ok(Move::NULL)` for a null move).
 pub fn resolve(board: &Board, token: &[u8]) -> Result<Move, PgnError> {
-    // Tokens are ASCII by construction.
-    let text = std::str::from_utf8(token).unwrap_or("");
-    San::parse(text)
-        .and_then(|san| board.resolve_san(text, san))
+    let text = || String::from_utf8_lossy(token).into_owned();
+    San::parse_bytes(token)
+        .ok_or_else(|| MoveError::Invalid {
+            text: text(),
+            notation: "san",
+        })
+        .and_then(|san| board.resolve_san_with(san, text))
         .map(|m| m.unwrap_or(Move::NULL))
-        .map_err(|e| san_error(text, board, e))
+        .map_err(|e| san_error(&text(), board, e))
 }
 
 /// Reads one game from `lines`, reporting to `visitor`. Returns `false` at the end of the
@@ -411,7 +420,8 @@ impl Frame {
     fn new(board: Board) -> Frame {
         Frame {
             start: board.clone(),
-            moves: Vec::new(),
+            // Room for most games, so the list is not regrown move by move.
+            moves: Vec::with_capacity(256),
             board,
         }
     }

@@ -4,13 +4,82 @@
 use crate::parser::{PgnError, Visitor};
 use pychess_core::{Board, Move};
 
+/// A game's tag pairs in file order (a repeated tag keeps its first place and its last
+/// value), held in one string: a game has a dozen tags, and two allocations each were a
+/// tenth of the bulk reader's time.
+#[derive(Clone, Debug, Default)]
+pub struct Tags {
+    text: String,
+    /// Each tag's name and value as byte ranges of `text`.
+    spans: Vec<[u32; 4]>,
+}
+
+impl Tags {
+    /// The tags, in file order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.spans
+            .iter()
+            .map(|&[a, b, c, d]| (self.slice(a, b), self.slice(c, d)))
+    }
+
+    fn slice(&self, start: u32, end: u32) -> &str {
+        &self.text[start as usize..end as usize]
+    }
+
+    /// The value of the tag `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.spans
+            .iter()
+            .find(|&&[a, b, _, _]| self.slice(a, b) == name)
+            .map(|&[_, _, c, d]| self.slice(c, d))
+    }
+
+    /// How many tags.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Appends UTF-8 (invalid bytes replaced); returns its range.
+    fn push(&mut self, bytes: &[u8]) -> (u32, u32) {
+        let start = self.text.len();
+        self.text.push_str(&String::from_utf8_lossy(bytes));
+        // Offsets past 4 GiB cannot occur: a tag is one line of one game.
+        (start as u32, self.text.len() as u32)
+    }
+
+    /// Sets the tag `name` to `value` (raw bytes, decoded as UTF-8 with replacement).
+    pub fn set(&mut self, name: &[u8], value: &[u8]) {
+        let name = String::from_utf8_lossy(name);
+        let (c, d) = self.push(value);
+        let found = self
+            .spans
+            .iter()
+            .position(|&[a, b, _, _]| self.slice(a, b) == name);
+        match found {
+            Some(i) => {
+                self.spans[i][2] = c;
+                self.spans[i][3] = d;
+            }
+            None => {
+                let (a, b) = self.push(name.as_bytes());
+                self.spans.push([a, b, c, d]);
+            }
+        }
+    }
+}
+
 /// One game as the bulk reader returns it.
 #[derive(Clone, Debug, Default)]
 pub struct GameRecord {
     /// Byte offset of the game's first line in the (decompressed) input.
     pub offset: u64,
     /// Tag pairs in file order; a repeated tag keeps its first place and its last value.
-    pub headers: Vec<(String, String)>,
+    pub headers: Tags,
     /// The starting position (the `FEN` tag's, or the standard one).
     pub start: Board,
     /// Mainline moves (`Move::NULL` for `--`).
@@ -26,10 +95,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// The tag `name`, if present.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.headers.get(name)
     }
 
     /// The result as python-chess's `game.headers["Result"]` has it: the tag unless it is
@@ -230,13 +296,8 @@ pub struct Filter {
 
 impl Filter {
     /// Whether a game with these tags passes.
-    pub fn accepts(&self, headers: &[(String, String)]) -> bool {
-        let get = |name: &str| {
-            headers
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.as_str())
-        };
+    pub fn accepts(&self, headers: &Tags) -> bool {
+        let get = |name: &str| headers.get(name);
         if !self.time_classes.is_empty() {
             match TimeClass::of_tag(get("TimeControl")) {
                 Some(class) if self.time_classes.contains(&class) => {}
@@ -266,9 +327,23 @@ pub struct RecordBuilder<'f> {
 impl<'f> RecordBuilder<'f> {
     /// A builder applying `filter`.
     pub fn new(filter: &'f Filter) -> RecordBuilder<'f> {
+        // Room for a typical game's tags and moves: one allocation each, not a regrowth
+        // per few tags or moves.
+        let record = GameRecord {
+            headers: Tags {
+                text: String::with_capacity(512),
+                spans: Vec::with_capacity(16),
+            },
+            moves: Vec::with_capacity(160),
+            start: crate::parser::standard_start(),
+            offset: 0,
+            result_token: None,
+            errors: Vec::new(),
+            fens: None,
+        };
         RecordBuilder {
             filter,
-            record: GameRecord::default(),
+            record,
             rejected: false,
             depth: 0,
             started: false,
@@ -278,12 +353,7 @@ impl<'f> RecordBuilder<'f> {
 
 impl Visitor for RecordBuilder<'_> {
     fn visit_header(&mut self, name: &[u8], value: &[u8]) {
-        let name = String::from_utf8_lossy(name);
-        let value = String::from_utf8_lossy(value).into_owned();
-        match self.record.headers.iter_mut().find(|(k, _)| *k == name) {
-            Some(slot) => slot.1 = value,
-            None => self.record.headers.push((name.into_owned(), value)),
-        }
+        self.record.headers.set(name, value);
     }
 
     fn end_headers(&mut self) -> bool {
@@ -328,6 +398,22 @@ impl Visitor for RecordBuilder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tags_keep_their_first_place_and_last_value() {
+        let mut tags = Tags::default();
+        assert!(tags.is_empty());
+        tags.set(b"White", b"A");
+        tags.set(b"Black", b"B\xff");
+        tags.set(b"White", b"C");
+        assert_eq!(tags.len(), 2);
+        assert_eq!(
+            tags.iter().collect::<Vec<_>>(),
+            [("White", "C"), ("Black", "B\u{fffd}")]
+        );
+        assert_eq!(tags.get("Black"), Some("B\u{fffd}"));
+        assert_eq!(tags.get("Event"), None);
+    }
 
     #[test]
     fn time_classes_follow_python_chess() {

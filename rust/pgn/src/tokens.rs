@@ -44,70 +44,81 @@ fn is_rank(b: u8) -> bool {
     (b'1'..=b'8').contains(&b)
 }
 
-/// `[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?` at `i`: its end, trying the four
-/// optional parts present-first, the first part outermost, as a backtracking regex does.
+#[inline(always)]
+fn byte_at(s: &[u8], j: usize) -> u8 {
+    s.get(j).copied().unwrap_or(0)
+}
+
+#[inline(always)]
+fn square_at(s: &[u8], j: usize) -> bool {
+    is_file(byte_at(s, j)) && is_rank(byte_at(s, j + 1))
+}
+
+/// `[\-x]?[a-h][1-8]` at `j`: its end.
+#[inline(always)]
+fn target_at(s: &[u8], j: usize) -> Option<usize> {
+    if matches!(byte_at(s, j), b'-' | b'x') && square_at(s, j + 1) {
+        Some(j + 3)
+    } else if square_at(s, j) {
+        Some(j + 2)
+    } else {
+        None
+    }
+}
+
+/// `[1-8]?[\-x]?[a-h][1-8]` at `j`: its end.
+#[inline(always)]
+fn after_file_at(s: &[u8], j: usize) -> Option<usize> {
+    if is_rank(byte_at(s, j)) {
+        target_at(s, j + 1)
+    } else {
+        target_at(s, j)
+    }
+}
+
+/// `[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?` at `i`: its end, as a
+/// backtracking regex finds it (each optional part tried present first, the first part
+/// outermost). Most choices are forced: a piece letter, a rank or a separator can start
+/// nothing else, so only an origin file (which may be the target's file) needs a second try.
+#[inline]
 fn san_at(s: &[u8], i: usize) -> Option<usize> {
-    let at = |j: usize| s.get(j).copied().unwrap_or(0);
-    // Quick reject (most positions, e.g. move numbers): the mandatory square must follow at
-    // most four bytes that the optional parts could match.
-    let optional = |b: u8| {
-        matches!(b, b'N' | b'B' | b'K' | b'R' | b'Q' | b'-' | b'x') || is_file(b) || is_rank(b)
-    };
     let mut j = i;
-    loop {
-        if is_file(at(j)) && is_rank(at(j + 1)) {
-            break;
-        }
-        if j >= i + 4 || !optional(at(j)) {
-            return None;
-        }
+    if matches!(byte_at(s, j), b'N' | b'B' | b'K' | b'R' | b'Q') {
         j += 1;
     }
-    for mask in (0u8..16).rev() {
-        let mut j = i;
-        if mask & 8 != 0 {
-            if !matches!(at(j), b'N' | b'B' | b'K' | b'R' | b'Q') {
-                continue;
-            }
-            j += 1;
-        }
-        if mask & 4 != 0 {
-            if !is_file(at(j)) {
-                continue;
-            }
-            j += 1;
-        }
-        if mask & 2 != 0 {
-            if !is_rank(at(j)) {
-                continue;
-            }
-            j += 1;
-        }
-        if mask & 1 != 0 {
-            if !matches!(at(j), b'-' | b'x') {
-                continue;
-            }
-            j += 1;
-        }
-        if !(is_file(at(j)) && is_rank(at(j + 1))) {
-            continue;
-        }
-        j += 2;
-        let promotion = |b: u8| b"nbrqkNBRQK".contains(&b);
-        if at(j) == b'=' && promotion(at(j + 1)) {
-            j += 2;
-        } else if promotion(at(j)) {
-            j += 1;
-        }
-        return Some(j);
-    }
-    None
+    let end = if is_file(byte_at(s, j)) {
+        after_file_at(s, j + 1).or_else(|| after_file_at(s, j))
+    } else {
+        after_file_at(s, j)
+    }?;
+    let promotion = |b: u8| {
+        matches!(
+            b,
+            b'n' | b'b' | b'r' | b'q' | b'k' | b'N' | b'B' | b'R' | b'Q' | b'K'
+        )
+    };
+    Some(
+        if byte_at(s, end) == b'=' && promotion(byte_at(s, end + 1)) {
+            end + 2
+        } else if promotion(byte_at(s, end)) {
+            end + 1
+        } else {
+            end
+        },
+    )
 }
 
 /// The other move spellings: `[PNBRQK]?@[a-h][1-8]`, `--`, `Z0`, `0000`, `@@@@`, castling.
 fn other_move_at(s: &[u8], i: usize) -> Option<usize> {
     let rest = &s[i..];
     let at = |j: usize| rest.get(j).copied().unwrap_or(0);
+    // Move numbers and other text start with none of these: one test rejects them.
+    if !matches!(
+        at(0),
+        b'P' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'@' | b'-' | b'Z' | b'0' | b'O'
+    ) {
+        return None;
+    }
     let drop_from = |j: usize| at(j) == b'@' && is_file(at(j + 1)) && is_rank(at(j + 2));
     if matches!(at(0), b'P' | b'N' | b'B' | b'R' | b'Q' | b'K') && drop_from(1) {
         return Some(i + 4);
@@ -153,6 +164,12 @@ pub fn next_token(s: &[u8], mut pos: usize) -> Option<Token> {
             b';' => return token(TokenKind::LineComment, s.len()),
             b'(' => return token(TokenKind::Open, pos + 1),
             b')' => return token(TokenKind::Close, pos + 1),
+            // Move numbers: a digit other than 0 before a digit or a dot starts no token (a
+            // SAN needs a file or separator after its rank, a result `-` or `/`).
+            b'1'..=b'9' if matches!(s.get(pos + 1), Some(b'0'..=b'9' | b'.')) => {
+                pos += 1;
+                continue;
+            }
             _ => {}
         }
         if let Some(end) = san_at(s, pos).or_else(|| other_move_at(s, pos)) {
@@ -262,6 +279,140 @@ mod tests {
                 (Move, "0000")
             ]
         );
+    }
+
+    /// The regex tried the slow way: all sixteen choices of the four optional parts, in the
+    /// order a backtracking matcher tries them.
+    fn san_at_by_backtracking(s: &[u8], i: usize) -> Option<usize> {
+        let at = |j: usize| s.get(j).copied().unwrap_or(0);
+        for mask in (0u8..16).rev() {
+            let mut j = i;
+            let parts: [(u8, &dyn Fn(u8) -> bool); 4] = [
+                (8, &|b| b"NBKRQ".contains(&b)),
+                (4, &is_file),
+                (2, &is_rank),
+                (1, &|b| b == b'-' || b == b'x'),
+            ];
+            if !parts.iter().all(|(bit, test)| {
+                if mask & bit == 0 {
+                    return true;
+                }
+                let ok = test(at(j));
+                j += 1;
+                ok
+            }) {
+                continue;
+            }
+            if !(is_file(at(j)) && is_rank(at(j + 1))) {
+                continue;
+            }
+            j += 2;
+            let promotion = |b: u8| b"nbrqkNBRQK".contains(&b);
+            if at(j) == b'=' && promotion(at(j + 1)) {
+                j += 2;
+            } else if promotion(at(j)) {
+                j += 1;
+            }
+            return Some(j);
+        }
+        None
+    }
+
+    #[test]
+    fn san_matching_agrees_with_backtracking() {
+        let alphabet = b"NBKRQabeh1258-x=qk. ";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut matched = 0;
+        for _ in 0..200_000 {
+            let text: Vec<u8> = (0..8)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let want = san_at_by_backtracking(&text, 0);
+            assert_eq!(
+                san_at(&text, 0),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(&text)
+            );
+            matched += usize::from(want.is_some());
+        }
+        assert!(matched > 1000, "{matched}");
+    }
+
+    /// `next_token` without its shortcuts: every position tried in the regex's order.
+    fn next_token_plain(s: &[u8], mut pos: usize) -> Option<Token> {
+        while pos < s.len() {
+            let token = |kind, end| {
+                Some(Token {
+                    kind,
+                    start: pos,
+                    end,
+                })
+            };
+            match s[pos] {
+                b'{' => return token(TokenKind::Comment, pos + 1),
+                b';' => return token(TokenKind::LineComment, s.len()),
+                b'(' => return token(TokenKind::Open, pos + 1),
+                b')' => return token(TokenKind::Close, pos + 1),
+                _ => {}
+            }
+            if let Some(end) = san_at_by_backtracking(s, pos).or_else(|| other_move_at(s, pos)) {
+                return token(TokenKind::Move, end);
+            }
+            let rest = &s[pos..];
+            if rest.len() > 1 && rest[0] == b'$' && rest[1].is_ascii_digit() {
+                let digits = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+                return token(TokenKind::Nag, pos + 1 + digits);
+            }
+            for result in [&b"*"[..], b"1-0", b"0-1", b"1/2-1/2"] {
+                if rest.starts_with(result) {
+                    return token(TokenKind::Result, pos + result.len());
+                }
+            }
+            if matches!(rest[0], b'?' | b'!') {
+                let two = matches!(rest.get(1), Some(b'?' | b'!'));
+                return token(TokenKind::Suffix, pos + 1 + usize::from(two));
+            }
+            pos += 1;
+        }
+        None
+    }
+
+    #[test]
+    fn tokens_agree_with_the_plain_tokenizer() {
+        // Single bytes and fragments of real movetext (move numbers, castling, nulls, results).
+        let pieces: [&[u8]; 48] = [
+            b"N", b"B", b"K", b"R", b"Q", b"O", b"Z", b"P", b"@", b"a", b"e", b"h", b"0", b"1",
+            b"2", b"5", b"8", b"9", b".", b"-", b"x", b"=", b"/", b"q", b"k", b"?", b"!", b"$",
+            b"*", b"{", b"}", b"(", b")", b";", b"%", b" ", b"12.", b"0000", b"0-0", b"1-0",
+            b"0-1", b"1/2-1/2", b"10...", b"e4", b"Nf3", b"O-O-O", b"19.", b"0.",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            let text: Vec<u8> = (0..12)
+                .flat_map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pieces[(seed % pieces.len() as u64) as usize]
+                        .iter()
+                        .copied()
+                })
+                .collect();
+            let (mut a, mut b) = (0, 0);
+            loop {
+                let (x, y) = (next_token(&text, a), next_token_plain(&text, b));
+                assert_eq!(x, y, "{:?}", String::from_utf8_lossy(&text));
+                let Some(t) = x else { break };
+                a = t.end;
+                b = t.end;
+            }
+        }
     }
 
     #[test]

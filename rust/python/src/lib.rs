@@ -60,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pgn::PgnGame>()?;
     m.add_function(wrap_pyfunction!(pgn::parse_game, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::build_game_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(pgn::read_game_text, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::pgn_game_end, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::pgn_next_game_start, m)?)?;
     encode::register(m)?;

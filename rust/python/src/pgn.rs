@@ -9,7 +9,7 @@ use pychess_pgn::reader::{decompress, Chunker, GameReader, ReadOptions, Source};
 use pychess_pgn::{Condition, ErrorKind, Filter, GameRecord, Lines, Op, PgnError, TimeClass};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use std::fs::File;
 use std::io::{self, Read};
 use std::sync::Mutex;
@@ -195,7 +195,7 @@ impl PgnGame {
     #[getter]
     fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (k, v) in &self.record.headers {
+        for (k, v) in self.record.headers.iter() {
             dict.set_item(k, v)?;
         }
         Ok(dict)
@@ -418,14 +418,28 @@ pub fn pgn_next_game_start(
 struct TreeBuilder<'py> {
     py: Python<'py>,
     builder: Bound<'py, PyAny>,
-    child_class: Bound<'py, PyAny>,
+    child_class: Bound<'py, PyType>,
     object_new: Bound<'py, PyAny>,
-    /// The builder's variation stack: the node each open line continues from; `true` marks
-    /// the game (the root, whose `parent` is None).
-    stack: Vec<(Bound<'py, PyAny>, bool)>,
+    /// The builder's variation stack: the node each open line continues from, whether it is
+    /// the game (the root, whose `parent` is None), and its `variations` list.
+    stack: Vec<StackEntry<'py>>,
     starting_comment: String,
     in_variation: bool,
     error: Option<PyErr>,
+    /// The game's `Headers` dictionaries (Seven Tag Roster, others), when they may be
+    /// filled directly: parsed tag names and values always pass `Headers`'s checks.
+    tags: Option<(Bound<'py, PyDict>, Bound<'py, PyDict>)>,
+}
+
+/// python-chess's `TAG_ROSTER`.
+const TAG_ROSTER: [&[u8]; 7] = [
+    b"Event", b"Site", b"Date", b"Round", b"White", b"Black", b"Result",
+];
+
+struct StackEntry<'py> {
+    node: Bound<'py, PyAny>,
+    is_root: bool,
+    variations: Bound<'py, PyList>,
 }
 
 impl<'py> TreeBuilder<'py> {
@@ -437,8 +451,8 @@ impl<'py> TreeBuilder<'py> {
         }
     }
 
-    /// The node the current line continues from, and whether it is the game itself.
-    fn top_entry(&self) -> PyResult<&(Bound<'py, PyAny>, bool)> {
+    /// The node the current line continues from.
+    fn top_entry(&self) -> PyResult<&StackEntry<'py>> {
         // The parser pairs every end of a variation with its start, so the game stays.
         self.stack
             .last()
@@ -446,31 +460,30 @@ impl<'py> TreeBuilder<'py> {
     }
 
     fn top(&self) -> PyResult<&Bound<'py, PyAny>> {
-        Ok(&self.top_entry()?.0)
+        Ok(&self.top_entry()?.node)
     }
 
     fn add_child(&mut self, m: Py<crate::moves::Move>) -> PyResult<()> {
         let py = self.py;
-        let parent = self.top()?.clone();
         let node = self.object_new.call1((&self.child_class,))?;
-        let empty = pyo3::intern!(py, "");
-        node.setattr(pyo3::intern!(py, "parent"), &parent)?;
+        let starting = std::mem::take(&mut self.starting_comment);
+        let top = self.top_entry()?;
+        let variations = PyList::empty(py);
+        node.setattr(pyo3::intern!(py, "parent"), &top.node)?;
         node.setattr(pyo3::intern!(py, "move"), m)?;
-        node.setattr(pyo3::intern!(py, "variations"), PyList::empty(py))?;
-        node.setattr(pyo3::intern!(py, "comment"), empty)?;
-        if self.starting_comment.is_empty() {
-            node.setattr(pyo3::intern!(py, "starting_comment"), empty)?;
-        } else {
-            let starting = std::mem::take(&mut self.starting_comment);
+        node.setattr(pyo3::intern!(py, "variations"), &variations)?;
+        // Empty comments and `nags` stay unset: the node class reads them as "" and gives a
+        // node its NAG set when first asked.
+        if !starting.is_empty() {
             node.setattr(pyo3::intern!(py, "starting_comment"), starting)?;
         }
-        node.setattr(pyo3::intern!(py, "nags"), pyo3::types::PySet::empty(py)?)?;
-        parent
-            .getattr(pyo3::intern!(py, "variations"))?
-            .cast_into::<PyList>()?
-            .append(&node)?;
+        top.variations.append(&node)?;
         if let Some(last) = self.stack.last_mut() {
-            *last = (node, false);
+            *last = StackEntry {
+                node,
+                is_root: false,
+                variations,
+            };
         }
         self.in_variation = true;
         Ok(())
@@ -478,16 +491,24 @@ impl<'py> TreeBuilder<'py> {
 
     fn add_comment(&mut self, comment: &str) -> PyResult<()> {
         let py = self.py;
-        let (top, is_root) = self.top_entry()?;
-        let at_end = *is_root && top.getattr(pyo3::intern!(py, "variations"))?.len()? == 0;
+        let top = self.top_entry()?;
+        let at_end = top.is_root && top.variations.is_empty();
         if self.in_variation || at_end {
-            let old: String = top.getattr(pyo3::intern!(py, "comment"))?.extract()?;
-            top.setattr(pyo3::intern!(py, "comment"), join_comments(&old, comment))?;
+            let old: String = top.node.getattr(pyo3::intern!(py, "comment"))?.extract()?;
+            top.node
+                .setattr(pyo3::intern!(py, "comment"), join_comments(&old, comment))?;
         } else {
             self.starting_comment = join_comments(&self.starting_comment, comment);
         }
         Ok(())
     }
+}
+
+/// The `variations` list of a node.
+fn variations_of<'py>(node: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    Ok(node
+        .getattr(pyo3::intern!(node.py(), "variations"))?
+        .cast_into::<PyList>()?)
 }
 
 /// `" ".join(filter(None, [a, b]))`: the two comments, a space between when both are there.
@@ -501,8 +522,16 @@ fn join_comments(a: &str, b: &str) -> String {
 
 impl Visitor for TreeBuilder<'_> {
     fn visit_header(&mut self, name: &[u8], value: &[u8]) {
+        let roster = TAG_ROSTER.contains(&name);
         let name = String::from_utf8_lossy(name).into_owned();
         let value = String::from_utf8_lossy(value).into_owned();
+        if let Some((roster_tags, other_tags)) = &self.tags {
+            let dict = if roster { roster_tags } else { other_tags };
+            if let Err(e) = dict.set_item(name, value) {
+                self.error.get_or_insert(e);
+            }
+            return;
+        }
         self.attempt(|b| {
             b.builder
                 .call_method1(pyo3::intern!(b.py, "visit_header"), (name, value))
@@ -539,7 +568,12 @@ impl Visitor for TreeBuilder<'_> {
                 ));
             }
             let is_root = parent.getattr(pyo3::intern!(b.py, "parent"))?.is_none();
-            b.stack.push((parent, is_root));
+            let variations = variations_of(&parent)?;
+            b.stack.push(StackEntry {
+                node: parent,
+                is_root,
+                variations,
+            });
             b.in_variation = false;
             Ok(())
         });
@@ -571,28 +605,37 @@ impl Visitor for TreeBuilder<'_> {
 
 /// Reads the first game of `data` (UTF-8 bytes) into `builder`, a plain python-chess-shaped
 /// `GameBuilder` whose `begin_game` has run: its game gets the headers, the node tree (nodes
-/// of `child_class`), the result and the errors. Returns how many bytes the game took, or
-/// `None` when `data` holds no game.
+/// of `child_class`), the result and the errors. `tags`, when given, are the game's `Headers`
+/// dictionaries (Seven Tag Roster, others), filled directly instead of through the builder.
+/// Returns how many bytes the game took, or `None` when `data` holds no game.
 #[pyfunction]
-pub fn build_game_tree(
-    py: Python<'_>,
+#[pyo3(signature = (data, builder, child_class, tags=None))]
+pub fn build_game_tree<'py>(
+    py: Python<'py>,
     data: &[u8],
-    builder: Bound<'_, PyAny>,
-    child_class: Bound<'_, PyAny>,
+    builder: Bound<'py, PyAny>,
+    child_class: Bound<'py, PyType>,
+    tags: Option<(Bound<'py, PyDict>, Bound<'py, PyDict>)>,
 ) -> PyResult<Option<usize>> {
     let game = builder.getattr(pyo3::intern!(py, "game"))?;
     let object_new = py
         .get_type::<pyo3::types::PyAny>()
         .getattr(pyo3::intern!(py, "__new__"))?;
+    let variations = variations_of(&game)?;
     let mut tree = TreeBuilder {
         py,
         builder,
         child_class,
         object_new,
-        stack: vec![(game, true)],
+        stack: vec![StackEntry {
+            node: game,
+            is_root: true,
+            variations,
+        }],
         starting_comment: String::new(),
         in_variation: false,
         error: None,
+        tags,
     };
     let mut lines = Lines::new(data);
     let found = read_game(&mut lines, &mut tree);
@@ -600,4 +643,121 @@ pub fn build_game_tree(
         return Err(e);
     }
     Ok(found.then(|| lines.position()))
+}
+
+/// The lines of the next game from a text handle, read with its `readline` exactly as
+/// python-chess's `read_game` consumes them (its fast path for a skipped game ends where
+/// its parser ends: a blank line outside a comment), as UTF-8 bytes (lone surrogates kept
+/// with `surrogatepass`), or `None` at the end of the file. Nothing past the game is read,
+/// so the handle stays where python-chess would leave it.
+#[pyfunction]
+pub fn read_game_text<'py>(
+    py: Python<'py>,
+    handle: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let readline = handle.getattr(pyo3::intern!(py, "readline"))?;
+    let mut text: Vec<u8> = Vec::new();
+    // Appends the next line to `text`; returns its range there (empty at the end).
+    let next_line = |text: &mut Vec<u8>| -> PyResult<std::ops::Range<usize>> {
+        let line = readline.call0()?;
+        let Ok(line) = line.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "read_game needs a text handle: readline() returned {}",
+                line.get_type()
+            )));
+        };
+        let start = text.len();
+        match line.to_cow() {
+            Ok(s) => text.extend_from_slice(s.as_bytes()),
+            Err(_) => {
+                let encoded = line.call_method1(
+                    pyo3::intern!(py, "encode"),
+                    (
+                        pyo3::intern!(py, "utf-8"),
+                        pyo3::intern!(py, "surrogatepass"),
+                    ),
+                )?;
+                text.extend_from_slice(encoded.cast::<PyBytes>()?.as_bytes());
+            }
+        }
+        Ok(start..text.len())
+    };
+    let is_comment = |line: &[u8]| matches!(line.first(), Some(b'%' | b';'));
+    // `str.isspace()`: non-empty and all whitespace.
+    let is_blank = |line: &[u8]| !line.is_empty() && pychess_pgn::lines::is_all_space(line);
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+
+    let mut range = next_line(&mut text)?;
+    // python-chess tests the first line without its BOMs (the parser strips them itself).
+    let mut first = &text[range.clone()];
+    while let Some(rest) = first.strip_prefix(BOM) {
+        first = rest;
+    }
+    let mut blank_or_comment = is_blank(first) || is_comment(first);
+    while blank_or_comment {
+        range = next_line(&mut text)?;
+        let line = &text[range.clone()];
+        blank_or_comment = is_blank(line) || is_comment(line);
+    }
+    // The tag section: comment lines and one blank line between tags are allowed.
+    let mut found = false;
+    let mut empty = 0;
+    loop {
+        let line = if range.start == 0 {
+            let mut l = &text[range.clone()];
+            while let Some(rest) = l.strip_prefix(BOM) {
+                l = rest;
+            }
+            l
+        } else {
+            &text[range.clone()]
+        };
+        if line.is_empty() {
+            break;
+        }
+        let comment = is_comment(line);
+        if comment || (empty < 1 && is_blank(line)) {
+            if !comment {
+                empty += 1;
+            }
+            range = next_line(&mut text)?;
+            continue;
+        }
+        found = true;
+        if line.first() != Some(&b'[') {
+            break;
+        }
+        empty = 0;
+        range = next_line(&mut text)?;
+    }
+    if !found {
+        return Ok(None);
+    }
+    // The movetext: up to a blank line outside a comment.
+    let mut in_comment = false;
+    loop {
+        let line = &text[range.clone()];
+        if line.is_empty() {
+            break;
+        }
+        if !in_comment {
+            if is_blank(line) {
+                break;
+            }
+            if line.first() == Some(&b'%') {
+                range = next_line(&mut text)?;
+                continue;
+            }
+        }
+        for &b in line {
+            match b {
+                b'{' => in_comment = true,
+                b';' if !in_comment => break,
+                b'}' => in_comment = false,
+                _ => {}
+            }
+        }
+        range = next_line(&mut text)?;
+    }
+    Ok(Some(PyBytes::new(py, &text)))
 }

@@ -13,10 +13,11 @@
 //! assert_eq!(board.lan(m), "Ng1-f3");
 //! ```
 
+use crate::attacks;
 use crate::board::Board;
 use crate::error::MoveError;
 use crate::notation::UciMove;
-use crate::types::{Bitboard, Move, Role, Square};
+use crate::types::{Bitboard, Move, MoveKind, Role, Square};
 
 /// A SAN read without a position.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -46,23 +47,31 @@ pub enum San {
 impl San {
     /// Reads a SAN (python-chess's `SAN_REGEX` plus its castling and null spellings).
     pub fn parse(text: &str) -> Result<San, MoveError> {
-        let invalid = || MoveError::Invalid {
+        San::parse_bytes(text.as_bytes()).ok_or_else(|| MoveError::Invalid {
             text: text.to_string(),
             notation: "san",
-        };
-        match text {
-            "O-O" | "O-O+" | "O-O#" | "0-0" | "0-0+" | "0-0#" => {
-                return Ok(San::Castle { king_side: true })
+        })
+    }
+
+    /// [`San::parse`] on bytes, `None` for text that is not a SAN (so a caller holding
+    /// bytes, like a PGN reader, needs no UTF-8 check and makes an error message only when
+    /// it needs one).
+    pub fn parse_bytes(bytes: &[u8]) -> Option<San> {
+        // Castling and null spellings start with one of these (most SANs do not).
+        if matches!(bytes.first(), Some(b'O' | b'0' | b'-' | b'Z' | b'@')) {
+            match bytes {
+                b"O-O" | b"O-O+" | b"O-O#" | b"0-0" | b"0-0+" | b"0-0#" => {
+                    return Some(San::Castle { king_side: true })
+                }
+                b"O-O-O" | b"O-O-O+" | b"O-O-O#" | b"0-0-0" | b"0-0-0+" | b"0-0-0#" => {
+                    return Some(San::Castle { king_side: false })
+                }
+                b"--" | b"Z0" | b"0000" | b"@@@@" => return Some(San::Null),
+                _ => {}
             }
-            "O-O-O" | "O-O-O+" | "O-O-O#" | "0-0-0" | "0-0-0+" | "0-0-0#" => {
-                return Ok(San::Castle { king_side: false })
-            }
-            "--" | "Z0" | "0000" | "@@@@" => return Ok(San::Null),
-            _ => {}
         }
-        let bytes = text.as_bytes();
-        if !text.is_ascii() {
-            return Err(invalid());
+        if !bytes.is_ascii() {
+            return None;
         }
         // ^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?[\+#]?\Z, matched from
         // the end so the optional origin squares need no backtracking.
@@ -83,9 +92,12 @@ impl San {
             }
         }
         if end < 2 {
-            return Err(invalid());
+            return None;
         }
-        let to = Square::parse(&text[end - 2..end]).ok_or_else(invalid)?;
+        let to = match bytes[end - 2..end] {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Square::from_coords(f - b'a', r - b'1'),
+            _ => return None,
+        };
         let mut rest = &bytes[..end - 2];
         if let Some((&last, head)) = rest.split_last() {
             if last == b'-' || last == b'x' {
@@ -114,9 +126,9 @@ impl San {
             }
         }
         if !rest.is_empty() {
-            return Err(invalid());
+            return None;
         }
-        Ok(San::Normal {
+        Some(San::Normal {
             role,
             file,
             rank,
@@ -230,8 +242,17 @@ impl Board {
 
     /// Resolves a parsed SAN against this position (python-chess's `parse_san`).
     pub fn resolve_san(&self, text: &str, san: San) -> Result<Option<Move>, MoveError> {
+        self.resolve_san_with(san, || text.to_string())
+    }
+
+    /// [`Board::resolve_san`] with the SAN's text made by `text` only for an error.
+    pub fn resolve_san_with(
+        &self,
+        san: San,
+        text: impl Fn() -> String,
+    ) -> Result<Option<Move>, MoveError> {
         let illegal = || MoveError::Illegal {
-            text: text.to_string(),
+            text: text(),
             fen: self.fen(),
         };
         let (role, file, rank, to, promotion) = match san {
@@ -239,8 +260,9 @@ impl Board {
             San::Castle { king_side } => {
                 // python-chess takes the first castling move its castling generator lists.
                 let moves = if self.is_regular() {
+                    // Castling moves go to the rook's square: only those targets matter.
                     let king = Bitboard::from_square(self.king_of(self.turn()));
-                    self.legal_moves_masked(king, Bitboard::FULL)
+                    self.legal_moves_masked(king, self.castling_rights())
                 } else {
                     self.castling_moves(Bitboard::FULL, Bitboard::FULL)
                 };
@@ -299,6 +321,16 @@ impl Board {
                 }
             }
         }
+        if self.is_regular() {
+            return match self.resolve_regular(role, from_mask, to, promotion) {
+                Resolved::One(m) => Ok(Some(m)),
+                Resolved::None => Err(illegal()),
+                Resolved::Several => Err(MoveError::Ambiguous {
+                    text: text(),
+                    fen: self.fen(),
+                }),
+            };
+        }
         let mut matched = None;
         for m in self.legal_moves_masked(from_mask, to_mask).iter() {
             if m.promotion() != promotion || m.is_castle() {
@@ -306,13 +338,111 @@ impl Board {
             }
             if matched.is_some() {
                 return Err(MoveError::Ambiguous {
-                    text: text.to_string(),
+                    text: text(),
                     fen: self.fen(),
                 });
             }
             matched = Some(*m);
         }
         matched.map(Some).ok_or_else(illegal)
+    }
+}
+
+/// How many legal moves a SAN matched.
+enum Resolved {
+    None,
+    One(Move),
+    Several,
+}
+
+impl Resolved {
+    fn add(&mut self, m: Move) {
+        *self = match self {
+            Resolved::None => Resolved::One(m),
+            _ => Resolved::Several,
+        };
+    }
+}
+
+impl Board {
+    /// The legal moves of a piece or pawn SAN in a regular position (`role` None for a pawn),
+    /// found backwards from the target square: the pseudo-legal moves of that role (origins
+    /// in `from_mask`, which holds only the mover's pieces of the role) that reach `to` with
+    /// `promotion`,
+    /// each kept if it leaves the king safe. The regular generator lists exactly the safe
+    /// pseudo-legal moves (plus castling, which a SAN with a target square never names), so
+    /// this finds the same moves without generating the others or copying a move list.
+    fn resolve_regular(
+        &self,
+        role: Option<Role>,
+        from_mask: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Resolved {
+        let mut found = Resolved::None;
+        let us = self.turn();
+        if self.by_color(us).contains(to) {
+            return found;
+        }
+        let occupied = self.occupied();
+        let mut consider = |m: Move| {
+            if self.is_safe(m) {
+                found.add(m);
+            }
+        };
+        if let Some(role) = role.filter(|&r| r != Role::Pawn) {
+            if promotion.is_some() {
+                return found;
+            }
+            // Every move of these pieces is symmetric: they reach `to` from where they attack it.
+            let origins = match role {
+                Role::Knight => attacks::knight(to),
+                Role::Bishop => attacks::bishop(to, occupied),
+                Role::Rook => attacks::rook(to, occupied),
+                Role::Queen => attacks::queen(to, occupied),
+                _ => attacks::king(to),
+            };
+            for from in origins & from_mask {
+                consider(Move::new(from, to, MoveKind::Normal));
+            }
+            return found;
+        }
+        let kind = if Bitboard::BACKRANKS.contains(to) {
+            match promotion {
+                Some(role) if Role::PROMOTIONS.contains(&role) => MoveKind::Promotion(role),
+                _ => return found,
+            }
+        } else if promotion.is_some() {
+            return found;
+        } else {
+            MoveKind::Normal
+        };
+        let capturers = attacks::pawn(!us, to) & from_mask;
+        if self.by_color(!us).contains(to) {
+            for from in capturers {
+                consider(Move::new(from, to, kind));
+            }
+        } else {
+            if self.ep_square() == Some(to) && kind == MoveKind::Normal {
+                for from in capturers {
+                    consider(Move::new(from, to, MoveKind::EnPassant));
+                }
+            }
+            let back = -us.forward();
+            if let Some(one) = to.offset(back) {
+                if from_mask.contains(one) {
+                    consider(Move::new(one, to, kind));
+                } else if !occupied.contains(one) {
+                    let start_rank = Bitboard::rank(if us.is_white() { 1 } else { 6 });
+                    if let Some(two) = one.offset(back) {
+                        if (from_mask & start_rank).contains(two) {
+                            consider(Move::new(two, to, MoveKind::DoubleStep));
+                        }
+                    }
+                }
+            }
+        }
+        found
     }
 }
 
@@ -407,5 +537,145 @@ mod tests {
                 "{garbage}"
             );
         }
+    }
+
+    /// The resolution by full generation that `resolve_regular` replaces: the legal moves of
+    /// the masks, filtered by promotion.
+    fn resolve_by_generation(b: &Board, san: San) -> Result<Option<Move>, &'static str> {
+        let San::Normal {
+            role,
+            file,
+            rank,
+            to,
+            promotion,
+        } = san
+        else {
+            unreachable!("only piece and pawn moves are compared");
+        };
+        let mut from_mask = Bitboard::FULL;
+        if let Some(file) = file {
+            from_mask &= Bitboard::file(file);
+        }
+        if let Some(rank) = rank {
+            from_mask &= Bitboard::rank(rank);
+        }
+        match role {
+            Some(role) => from_mask &= b.pieces(b.turn(), role),
+            None => {
+                from_mask &= b.pieces(b.turn(), Role::Pawn);
+                if file.is_none() {
+                    from_mask &= Bitboard::file(to.file());
+                }
+            }
+        }
+        let to_mask = Bitboard::from_square(to) & !b.by_color(b.turn());
+        let mut matched = None;
+        for m in b.legal_moves_masked(from_mask, to_mask).iter() {
+            if m.promotion() != promotion || m.is_castle() {
+                continue;
+            }
+            if matched.is_some() {
+                return Err("ambiguous");
+            }
+            matched = Some(*m);
+        }
+        matched.map(Some).ok_or("illegal")
+    }
+
+    /// Every piece and pawn SAN shape (each role, origin file or rank or neither, each
+    /// target, each promotion) in positions with pins, checks, en passant and promotions,
+    /// and along pseudo-random games from them: the backward search gives the generator's
+    /// answer, ambiguity and illegality included.
+    #[test]
+    fn backward_resolution_matches_full_generation() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            // En passant that would expose the king, and one that answers a check.
+            "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            // Pinned pieces, double check, and knights and rooks sharing targets.
+            "4k3/4r3/8/8/4B3/8/4K3/8 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3N4/r3K3 w - - 0 1",
+            "4k3/8/8/R7/8/5N2/8/RN2K3 w - - 0 1",
+            "1r2k3/P1P5/8/8/8/8/1p1p4/R3K3 b - - 0 1",
+            "Q3Q3/8/8/8/Q7/8/6k1/K7 w - - 0 1",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let roles = [
+            None,
+            Some(Role::Knight),
+            Some(Role::Bishop),
+            Some(Role::Rook),
+            Some(Role::Queen),
+            Some(Role::King),
+        ];
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Rook),
+            Some(Role::Bishop),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        let mut compared = 0u64;
+        let mut found = [0u64; 3];
+        for fen in fens {
+            let mut b = board(fen);
+            for _ in 0..12 {
+                if !b.is_regular() {
+                    break;
+                }
+                for to in 0..64u8 {
+                    let to = Square::new(to);
+                    for role in roles {
+                        for (file, rank) in (0..17u8).map(|i| match i {
+                            0 => (None, None),
+                            1..=8 => (Some(i - 1), None),
+                            _ => (None, Some(i - 9)),
+                        }) {
+                            for promotion in promotions {
+                                let san = San::Normal {
+                                    role,
+                                    file,
+                                    rank,
+                                    to,
+                                    promotion,
+                                };
+                                let got = b.resolve_san("x", san).map_err(|e| match e {
+                                    MoveError::Ambiguous { .. } => "ambiguous",
+                                    _ => "illegal",
+                                });
+                                let want = resolve_by_generation(&b, san);
+                                assert_eq!(got, want, "{san:?} in {}", b.fen());
+                                compared += 1;
+                                found[match want {
+                                    Ok(_) => 0,
+                                    Err("ambiguous") => 1,
+                                    Err(_) => 2,
+                                }] += 1;
+                            }
+                        }
+                    }
+                }
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                b.play_unchecked(moves[next(moves.len())]);
+            }
+        }
+        // The comparison saw every outcome, many times.
+        assert!(compared > 500_000, "{compared}");
+        assert!(found.iter().all(|&n| n > 50), "{found:?}");
     }
 }
