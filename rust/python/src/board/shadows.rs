@@ -32,8 +32,8 @@
 //! callgrind on `push`/recurse/`pop` perft through Python (Kiwipete, depth 3, 97,862 leaves):
 //! 1,972 instructions per leaf before this module, 2,147 with it (+8.9%: about 90 per `push`
 //! and 90 per `pop`); replaying random games with python-chess's game-end questions at every
-//! ply, 10,860 instructions per ply before, 11,052 with it (+1.8%). In wall-clock time `push`
-//! + `pop` went from 160-163 ns to 162-167 ns.
+//! ply, 10,860 instructions per ply before, 11,052 with it (+1.8%). In wall-clock time a
+//! `push` and `pop` pair went from 160-163 ns to 162-167 ns.
 //! The attribute reads it buys: `board.turn` about 11 ns instead of 30 (python-chess: 12).
 //!
 //! Writes such as `board.turn = BLACK` (python-chess allows them) go through `__setattr__`:
