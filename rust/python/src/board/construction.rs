@@ -10,6 +10,7 @@ use pychess_core::{Board as CoreBoard, Color, EpMode, Setup, UciMove};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::PyTypeInfo;
 
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -69,6 +70,11 @@ fn init_args(
     Ok((fen, chess960))
 }
 
+/// Whether `cls` is `Board` itself (a pointer comparison: it is asked on every `Board(fen)`).
+fn is_board(cls: &Bound<'_, PyType>) -> bool {
+    cls.as_type_ptr() == Board::type_object_raw(cls.py())
+}
+
 impl Board {
     /// The board of a FEN argument (None: an empty board).
     fn from_fen_arg(fen: Option<&str>, chess960: bool) -> PyResult<Board> {
@@ -87,7 +93,7 @@ impl Board {
         chess960: Option<bool>,
     ) -> PyResult<Py<PyAny>> {
         let py = cls.py();
-        if cls.is(py.get_type::<Board>()) {
+        if is_board(cls) {
             return Ok(Py::new(py, board)?.into_any());
         }
         let kwargs = chess960
@@ -104,6 +110,9 @@ impl Board {
         board: Board,
         chess960: Option<bool>,
     ) -> PyResult<Py<PyAny>> {
+        if slf.is_exact_instance_of::<Board>() {
+            return Ok(Py::new(slf.py(), board)?.into_any());
+        }
         Board::into_instance(&slf.get_type(), board, chess960)
     }
 
@@ -175,7 +184,7 @@ impl Board {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Board> {
-        if !cls.is(cls.py().get_type::<Board>()) {
+        if !is_board(cls) {
             return Ok(Board::new_game(CoreBoard::empty(false)));
         }
         let (fen, chess960) = init_args(args, kwargs)?;
@@ -483,7 +492,7 @@ impl Board {
             }
         }
         match cls {
-            Some(cls) if !cls.is(py.get_type::<Board>()) => {
+            Some(cls) if !is_board(cls) => {
                 let instance = cls.call_method1("__new__", (cls,))?;
                 *instance.cast::<Board>()?.try_borrow_mut()? = board;
                 Ok(instance.unbind())
@@ -498,7 +507,7 @@ impl Board {
         let py = slf.py();
         let (rebuild, pickled) = slf.borrow().reduced(py)?;
         let cls = slf.get_type();
-        if cls.is(py.get_type::<Board>()) {
+        if is_board(&cls) {
             return (rebuild, pickled).into_pyobject(py);
         }
         let (fen, chess960, moves, rights, current) = pickled;
