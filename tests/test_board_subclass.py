@@ -320,3 +320,17 @@ def test_base_board_subclass_invalid_fen() -> None:
         noted_base_board(pychess_rs)("not/a/fen")
     with pytest.raises(ValueError):
         noted_base_board(chess)("not/a/fen")
+
+
+def test_subclass_init_without_super_keeps_position_from_new() -> None:
+    """Subclasses written before ``Board`` had an ``__init__`` relied on ``__new__``."""
+
+    class Legacy(pychess_rs.Board):
+        def __init__(self, fen: str | None = pychess_rs.STARTING_FEN, **kwargs: Any) -> None:
+            self.note = "legacy"
+
+    board = Legacy(KINGS, chess960=True)
+    assert (board.fen(), board.chess960, board.note) == (KINGS, True, "legacy")
+    assert Legacy().fen() == pychess_rs.STARTING_FEN
+    # Arguments that are not a valid Board's leave an empty board to the subclass.
+    assert Legacy("not a fen").fen() == "8/8/8/8/8/8/8/8 w - - 0 1"

@@ -174,8 +174,10 @@ impl Board {
 impl Board {
     /// Builds the position for an exact `Board`, from python-chess's arguments
     /// `(fen=STARTING_FEN, *, chess960=False)`. A subclass's constructor may take other
-    /// arguments, so its instance starts as a cheap empty board and gets its position from
-    /// `__init__` (called by the subclass's own `__init__` through `super()`, or inherited).
+    /// arguments: its position is set by `__init__` (the subclass's own calls it through
+    /// `super()`, or inherits it). Its instance starts from the arguments when they are a
+    /// valid `Board`'s, for subclasses written before `Board` had an `__init__` (which relied
+    /// on `__new__`), and as an empty board otherwise.
     #[new]
     #[classmethod]
     #[pyo3(signature = (*args, **kwargs), text_signature = "(fen=..., *, chess960=False)")]
@@ -185,7 +187,9 @@ impl Board {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Board> {
         if !is_board(cls) {
-            return Ok(Board::new_game(CoreBoard::empty(false)));
+            let from_args = init_args(args, kwargs)
+                .and_then(|(fen, chess960)| Board::from_fen_arg(fen.as_deref(), chess960));
+            return Ok(from_args.unwrap_or_else(|_| Board::new_game(CoreBoard::empty(false))));
         }
         let (fen, chess960) = init_args(args, kwargs)?;
         let mut board = Board::from_fen_arg(fen.as_deref(), chess960)?;
