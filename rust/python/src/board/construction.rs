@@ -77,6 +77,7 @@ fn is_board(cls: &Bound<'_, PyType>) -> bool {
 
 impl Board {
     /// The board of a FEN argument (None: an empty board).
+    #[inline]
     fn from_fen_arg(fen: Option<&str>, chess960: bool) -> PyResult<Board> {
         match fen {
             Some(fen) => Board::from_fen_str(fen, chess960),
