@@ -9,6 +9,7 @@ use pychess_core::notation::{parse_castling_field, parse_fen};
 use pychess_core::{Board as CoreBoard, Color, EpMode, Setup, UciMove};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTypeInfo;
 
@@ -30,12 +31,16 @@ fn epd_error(e: EpdError) -> PyErr {
     }
 }
 
+/// The FEN argument of `Board(fen=STARTING_FEN, ...)`: given (a string or None) or left out.
+/// The string stays Python's (no copy into a Rust `String`: this runs on every `Board(fen)`).
+type FenArg = Option<Option<PyBackedStr>>;
+
 /// `(fen, chess960)` from the arguments of python-chess's `Board(fen=STARTING_FEN, *,
 /// chess960=False)`, checked as Python checks a signature.
 fn init_args(
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(Option<String>, bool)> {
+) -> PyResult<(FenArg, bool)> {
     if args.len() > 1 {
         return Err(PyTypeError::new_err(format!(
             "Board() takes at most 1 positional argument ({} given)",
@@ -63,10 +68,7 @@ fn init_args(
             }
         }
     }
-    let fen = match fen {
-        None => Some(STARTING_FEN.to_string()),
-        Some(fen) => fen.extract()?,
-    };
+    let fen = fen.map(|fen| fen.extract()).transpose()?;
     Ok((fen, chess960))
 }
 
@@ -76,9 +78,13 @@ fn is_board(cls: &Bound<'_, PyType>) -> bool {
 }
 
 impl Board {
-    /// The board of a FEN argument (None: an empty board).
+    /// The board of a FEN argument (None: an empty board; left out: the starting position).
     #[inline]
-    fn from_fen_arg(fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+    fn from_fen_arg(fen: &FenArg, chess960: bool) -> PyResult<Board> {
+        let fen = match fen {
+            None => Some(STARTING_FEN),
+            Some(fen) => fen.as_deref(),
+        };
         match fen {
             Some(fen) => Board::from_fen_str(fen, chess960),
             None => Ok(Board::new_game(CoreBoard::empty(chess960))),
@@ -189,11 +195,11 @@ impl Board {
     ) -> PyResult<Board> {
         if !is_board(cls) {
             let from_args = init_args(args, kwargs)
-                .and_then(|(fen, chess960)| Board::from_fen_arg(fen.as_deref(), chess960));
+                .and_then(|(fen, chess960)| Board::from_fen_arg(&fen, chess960));
             return Ok(from_args.unwrap_or_else(|_| Board::new_game(CoreBoard::empty(false))));
         }
         let (fen, chess960) = init_args(args, kwargs)?;
-        let mut board = Board::from_fen_arg(fen.as_deref(), chess960)?;
+        let mut board = Board::from_fen_arg(&fen, chess960)?;
         board.constructed = true;
         Ok(board)
     }
@@ -214,7 +220,7 @@ impl Board {
             return Ok(());
         }
         let (fen, chess960) = init_args(args, kwargs)?;
-        *self = Board::from_fen_arg(fen.as_deref(), chess960)?;
+        *self = Board::from_fen_arg(&fen, chess960)?;
         Ok(())
     }
 
