@@ -57,8 +57,17 @@ class BaseBoard(metaclass=abc.ABCMeta):  # noqa: B024 (ABCMeta for register(), n
         memo[id(self)] = board
         return board
 
-    def __reduce__(self) -> tuple[type[BaseBoard], tuple[str]]:
-        return type(self), (self._board.board_fen(promoted=True),)
+    def __reduce__(
+        self,
+    ) -> tuple[
+        Callable[[type[BaseBoard], str], BaseBoard],
+        tuple[type[BaseBoard], str],
+        dict[str, object] | None,
+    ]:
+        # A subclass's own attributes travel as the state pickle restores, and its __init__
+        # (which may take other arguments) is not called: as pickle treats python-chess's.
+        state = getattr(self, "__dict__", None) or None
+        return _unpickle, (type(self), self._board.board_fen(promoted=True)), state
 
     # -- the placement as bitboards -----------------------------------------------------------
 
@@ -237,3 +246,11 @@ class BaseBoard(metaclass=abc.ABCMeta):  # noqa: B024 (ABCMeta for register(), n
 
 
 BaseBoard.register(Board)
+
+
+def _unpickle(cls: type[BaseBoardT], board_fen: str) -> BaseBoardT:
+    """A pickled ``BaseBoard`` (or subclass instance), made without calling ``__init__``."""
+    board = cls.__new__(cls)
+    board._board = Board(None)
+    board._board.set_board_fen(board_fen)
+    return board

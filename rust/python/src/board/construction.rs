@@ -7,9 +7,11 @@ use crate::moves::intern;
 use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
 use pychess_core::notation::{parse_castling_field, parse_fen};
 use pychess_core::{Board as CoreBoard, Color, EpMode, Setup, UciMove};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyType};
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::PyTypeInfo;
 
 const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -29,7 +31,98 @@ fn epd_error(e: EpdError) -> PyErr {
     }
 }
 
+/// The FEN argument of `Board(fen=STARTING_FEN, ...)`: given (a string or None) or left out.
+/// The string stays Python's (no copy into a Rust `String`: this runs on every `Board(fen)`).
+type FenArg = Option<Option<PyBackedStr>>;
+
+/// `(fen, chess960)` from the arguments of python-chess's `Board(fen=STARTING_FEN, *,
+/// chess960=False)`, checked as Python checks a signature.
+fn init_args(
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(FenArg, bool)> {
+    if args.len() > 1 {
+        return Err(PyTypeError::new_err(format!(
+            "Board() takes at most 1 positional argument ({} given)",
+            args.len()
+        )));
+    }
+    let mut fen = match args.len() {
+        0 => None,
+        _ => Some(args.get_item(0)?),
+    };
+    let mut chess960 = false;
+    for (key, value) in kwargs.into_iter().flat_map(|kw| kw.iter()) {
+        match &*key.cast::<PyString>()?.to_cow()? {
+            "fen" if fen.is_none() => fen = Some(value),
+            "fen" => {
+                return Err(PyTypeError::new_err(
+                    "Board() got multiple values for argument 'fen'",
+                ))
+            }
+            "chess960" => chess960 = value.extract()?,
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "Board() got an unexpected keyword argument {other:?}"
+                )))
+            }
+        }
+    }
+    let fen = fen.map(|fen| fen.extract()).transpose()?;
+    Ok((fen, chess960))
+}
+
+/// Whether `cls` is `Board` itself (a pointer comparison: it is asked on every `Board(fen)`).
+fn is_board(cls: &Bound<'_, PyType>) -> bool {
+    cls.as_type_ptr() == Board::type_object_raw(cls.py())
+}
+
 impl Board {
+    /// The board of a FEN argument (None: an empty board; left out: the starting position).
+    #[inline]
+    fn from_fen_arg(fen: &FenArg, chess960: bool) -> PyResult<Board> {
+        let fen = match fen {
+            None => Some(STARTING_FEN),
+            Some(fen) => fen.as_deref(),
+        };
+        match fen {
+            Some(fen) => Board::from_fen_str(fen, chess960),
+            None => Ok(Board::new_game(CoreBoard::empty(chess960))),
+        }
+    }
+
+    /// `board` as an instance of `cls`. python-chess makes its copies, roots and parsed
+    /// boards with `cls(None)` (`chess960` passed when given), so a subclass's `__init__`
+    /// runs and sets its own attributes before the position is put in.
+    pub(crate) fn into_instance(
+        cls: &Bound<'_, PyType>,
+        board: Board,
+        chess960: Option<bool>,
+    ) -> PyResult<Py<PyAny>> {
+        let py = cls.py();
+        if is_board(cls) {
+            return Ok(Py::new(py, board)?.into_any());
+        }
+        let kwargs = chess960
+            .map(|c| [("chess960", c)].into_py_dict(py))
+            .transpose()?;
+        let instance = cls.call((None::<String>,), kwargs.as_ref())?;
+        *instance.cast::<Board>()?.try_borrow_mut()? = board;
+        Ok(instance.unbind())
+    }
+
+    /// `board` as an instance of the class of `slf` (see [`Board::into_instance`]).
+    pub(crate) fn like(
+        slf: &Bound<'_, Board>,
+        board: Board,
+        chess960: Option<bool>,
+    ) -> PyResult<Py<PyAny>> {
+        if slf.is_exact_instance_of::<Board>() {
+            return Ok(Py::new(slf.py(), board)?.into_any());
+        }
+        Board::into_instance(&slf.get_type(), board, chess960)
+    }
+
     fn edited_fields(board: &CoreBoard) -> EditedFields {
         (
             board.turn().is_white(),
@@ -86,13 +179,49 @@ impl Board {
 
 #[pymethods]
 impl Board {
+    /// Builds the position for an exact `Board`, from python-chess's arguments
+    /// `(fen=STARTING_FEN, *, chess960=False)`. A subclass's constructor may take other
+    /// arguments: its position is set by `__init__` (the subclass's own calls it through
+    /// `super()`, or inherits it). Its instance starts from the arguments when they are a
+    /// valid `Board`'s, for subclasses written before `Board` had an `__init__` (which relied
+    /// on `__new__`), and as an empty board otherwise.
     #[new]
-    #[pyo3(signature = (fen = Some(STARTING_FEN.to_string()), *, chess960 = false))]
-    fn new(fen: Option<String>, chess960: bool) -> PyResult<Board> {
-        match fen {
-            Some(fen) => Board::from_fen_str(&fen, chess960),
-            None => Ok(Board::new_game(CoreBoard::empty(chess960))),
+    #[classmethod]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(fen=..., *, chess960=False)")]
+    fn new(
+        cls: &Bound<'_, PyType>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Board> {
+        if !is_board(cls) {
+            let from_args = init_args(args, kwargs)
+                .and_then(|(fen, chess960)| Board::from_fen_arg(&fen, chess960));
+            return Ok(from_args.unwrap_or_else(|_| Board::new_game(CoreBoard::empty(false))));
         }
+        let (fen, chess960) = init_args(args, kwargs)?;
+        let mut board = Board::from_fen_arg(&fen, chess960)?;
+        board.constructed = true;
+        Ok(board)
+    }
+
+    /// Sets the position from a FEN (None: an empty board) and clears the move stack, as
+    /// python-chess's ``Board.__init__`` does (also when called again on a live board).
+    ///
+    /// :raises: :exc:`InvalidFenError` naming what is wrong; the board is left unchanged.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __init__(
+        &mut self,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        // `Board(fen)` already built this position in `__new__`: CPython calls `__init__`
+        // with the same arguments right after it.
+        if std::mem::take(&mut self.constructed) {
+            return Ok(());
+        }
+        let (fen, chess960) = init_args(args, kwargs)?;
+        *self = Board::from_fen_arg(&fen, chess960)?;
+        Ok(())
     }
 
     /// An empty board (no pieces, White to move), like ``Board(None)``.
@@ -203,27 +332,29 @@ impl Board {
         cls: &Bound<'py, PyType>,
         epd: &str,
         chess960: bool,
-    ) -> PyResult<(Py<Board>, Bound<'py, PyDict>)> {
+    ) -> PyResult<(Py<PyAny>, Bound<'py, PyDict>)> {
         let py = cls.py();
         let (board, operations) = parse_epd(epd, chess960).map_err(epd_error)?;
         let board = Board::new_game(board);
         let operations = board.operations_dict(py, operations)?;
-        Ok((Py::new(py, board)?, operations))
+        Ok((
+            Board::into_instance(cls, board, Some(chess960))?,
+            operations,
+        ))
     }
 
     /// Chess960 starting position by Scharnagl number (0..960; 518 is the standard one).
     ///
     /// :raises: :exc:`ValueError` if the number is out of range.
-    #[staticmethod]
-    fn from_chess960_pos(scharnagl: u32) -> PyResult<Board> {
+    #[classmethod]
+    fn from_chess960_pos(cls: &Bound<'_, PyType>, scharnagl: u32) -> PyResult<Py<PyAny>> {
         let setup = Setup::chess960(scharnagl).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "chess960 position index not 0 <= {scharnagl} <= 959"
             ))
         })?;
-        Ok(Board::new_game(CoreBoard::from_setup_unchecked(
-            &setup, true,
-        )))
+        let board = Board::new_game(CoreBoard::from_setup_unchecked(&setup, true));
+        Board::into_instance(cls, board, Some(true))
     }
 
     /// Parses an EPD into this board and returns its operations.
@@ -303,36 +434,45 @@ impl Board {
     }
 
     /// The starting position of the game, without moves.
-    fn root(&self) -> Board {
-        Board::new_game(self.game.root().clone())
+    fn root(slf: &Bound<'_, Board>) -> PyResult<Py<PyAny>> {
+        let root = slf.borrow().game.root().clone();
+        let chess960 = root.is_chess960();
+        Board::like(slf, Board::new_game(root), Some(chess960))
     }
 
     /// A copy; ``stack`` keeps all moves (True), none (False) or the last N (int).
     #[pyo3(signature = (*, stack = None))]
-    fn copy(&self, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
+    fn copy(slf: &Bound<'_, Board>, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let keep = match stack {
             None => None,
             Some(s) if s.is_instance_of::<PyBool>() => (!s.extract::<bool>()?).then_some(0),
             Some(s) => Some(s.extract::<usize>()?),
         };
-        Ok(match keep {
-            None => self.clone(),
-            Some(keep) => Board::from_game(self.game.with_last_moves(keep)),
-        })
+        let copy = {
+            let this = slf.borrow();
+            match keep {
+                None => this.clone(),
+                Some(keep) => Board::from_game(this.game.with_last_moves(keep)),
+            }
+        };
+        Board::like(slf, copy, None)
     }
 
-    fn __copy__(&self) -> Board {
-        self.clone()
+    fn __copy__(slf: &Bound<'_, Board>) -> PyResult<Py<PyAny>> {
+        let copy = slf.borrow().clone();
+        Board::like(slf, copy, None)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
-        self.clone()
+    fn __deepcopy__(slf: &Bound<'_, Board>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let copy = slf.borrow().clone();
+        Board::like(slf, copy, None)
     }
 
     /// Rebuilds a pickled board: root FEN, Chess960 flag, the moves in UCI and the root's
-    /// castling rights as set (older pickles have none).
+    /// castling rights as set (older pickles have none); `cls`, a subclass to rebuild it as
+    /// (made with `cls.__new__(cls)`, as pickle makes python-chess's boards).
     #[staticmethod]
-    #[pyo3(signature = (fen, chess960, moves, castling_rights = None, current = None))]
+    #[pyo3(signature = (fen, chess960, moves, castling_rights = None, current = None, cls = None))]
     fn _from_moves(
         py: Python<'_>,
         fen: &str,
@@ -340,7 +480,8 @@ impl Board {
         moves: Vec<String>,
         castling_rights: Option<u64>,
         current: Option<EditedFields>,
-    ) -> PyResult<Board> {
+        cls: Option<&Bound<'_, PyType>>,
+    ) -> PyResult<Py<PyAny>> {
         let mut board = Board::from_fen_str(fen, chess960)?;
         if let Some(rights) = castling_rights {
             board
@@ -361,10 +502,37 @@ impl Board {
                 board.set_fullmove_number(py, fullmove);
             }
         }
-        Ok(board)
+        match cls {
+            Some(cls) if !is_board(cls) => {
+                let instance = cls.call_method1("__new__", (cls,))?;
+                *instance.cast::<Board>()?.try_borrow_mut()? = board;
+                Ok(instance.unbind())
+            }
+            _ => Ok(Py::new(py, board)?.into_any()),
+        }
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, PickledBoard)> {
+    /// `(rebuild, args)` for a `Board`; a subclass instance adds its class to `args` and its
+    /// `__dict__` as the state pickle restores, as for python-chess's boards.
+    fn __reduce__<'py>(slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let (rebuild, pickled) = slf.borrow().reduced(py)?;
+        let cls = slf.get_type();
+        if is_board(&cls) {
+            return (rebuild, pickled).into_pyobject(py);
+        }
+        let (fen, chess960, moves, rights, current) = pickled;
+        let state = match slf.getattr("__dict__") {
+            Ok(state) => state,
+            Err(_) => py.None().into_bound(py),
+        };
+        (rebuild, (fen, chess960, moves, rights, current, cls), state).into_pyobject(py)
+    }
+}
+
+impl Board {
+    /// The rebuilding function and arguments of a pickled board.
+    fn reduced(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, PickledBoard)> {
         let root = self.game.root();
         let chess960 = root.is_chess960();
         let moves = self.game.uci_moves().map(|m| m.to_string()).collect();

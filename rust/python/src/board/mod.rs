@@ -43,6 +43,9 @@ pub struct Board {
     pub(crate) game: shadows::TrackedGame,
     shadows: shadows::Shadows,
     move_stack: std::sync::Mutex<shadows::StackCache>,
+    /// Set by `__new__` when it built the position of an exact `Board`, so the `__init__`
+    /// CPython calls right after it does not build it again; cleared by that `__init__`.
+    constructed: bool,
 }
 
 impl Board {

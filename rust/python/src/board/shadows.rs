@@ -441,6 +441,7 @@ impl Board {
                 game: TrackedGame(game),
                 shadows,
                 move_stack: Mutex::default(),
+                constructed: false,
             }
         })
     }
@@ -459,6 +460,7 @@ impl Clone for Board {
             shadows: self.shadows.clone_ref(py),
             // A list of its own, made when first read: two boards must not share one.
             move_stack: Mutex::default(),
+            constructed: false,
         })
     }
 }

@@ -391,8 +391,9 @@ impl Board {
 
     /// The position with colours swapped and the board flipped vertically (castling
     /// rights, en-passant square and turn too), without the move stack.
-    fn mirror(&self) -> Board {
-        Board::new_game(self.board().mirror())
+    fn mirror(slf: &Bound<'_, Board>) -> PyResult<Py<PyAny>> {
+        let mirrored = Board::new_game(slf.borrow().board().mirror());
+        Board::like(slf, mirrored, None)
     }
 
     /// Mirrors the board in place (see ``mirror``); clears the move stack.
@@ -402,8 +403,9 @@ impl Board {
 
     /// A copy with every bitboard mapped by ``f`` (e.g. ``flip_horizontal``), without the
     /// move stack.
-    fn transform(&self, f: &Bound<'_, PyAny>) -> PyResult<Board> {
-        Ok(Board::new_game(self.transformed(f)?))
+    fn transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let transformed = Board::new_game(slf.borrow().transformed(f)?);
+        Board::like(slf, transformed, None)
     }
 
     /// Maps every bitboard by ``f`` in place (see ``transform``); clears the move stack.
