@@ -334,3 +334,16 @@ def test_subclass_init_without_super_keeps_position_from_new() -> None:
     assert Legacy().fen() == pychess_rs.STARTING_FEN
     # Arguments that are not a valid Board's leave an empty board to the subclass.
     assert Legacy("not a fen").fen() == "8/8/8/8/8/8/8/8 w - - 0 1"
+
+
+def test_repr_names_the_subclass() -> None:
+    def scenario(lib: ModuleType) -> list[Any]:
+        noted, plain = noted_board(lib), plain_board(lib)
+        return [
+            repr(noted(KINGS, note="x")),
+            repr(plain()),
+            repr(plain.from_chess960_pos(518)),
+            repr(lib.Board(KINGS)),
+        ]
+
+    both(scenario)

@@ -48,16 +48,19 @@ impl Board {
         })
     }
 
-    fn __repr__(&self) -> String {
-        let board = self.board();
-        if board.is_chess960() {
+    /// python-chess's repr, named after the instance's class (a subclass shows its own name).
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let class = slf.get_type().name()?;
+        let this = slf.borrow();
+        let board = this.board();
+        Ok(if board.is_chess960() {
             format!(
-                "Board('{}', chess960=True)",
+                "{class}('{}', chess960=True)",
                 board.fen_with(false, EpMode::Legal)
             )
         } else {
-            format!("Board('{}')", board.fen())
-        }
+            format!("{class}('{}')", board.fen())
+        })
     }
 
     /// Equal when placement, side to move, castling rights, legal en passant and clocks are
