@@ -8,7 +8,7 @@
 
 use crate::board::Board;
 use crate::moves::{as_move, intern, Move};
-use pychess_core::{Color, Game, Role};
+use pychess_core::{Color, Game};
 use pychess_ml::encode as ml;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
@@ -252,26 +252,11 @@ pub(crate) fn encode_action_mask<'py>(
         ml::ACTIONS,
         threads,
         out,
-        |game, item: &mut [u8]| {
+        |game, item| {
             let who = observer.unwrap_or(game.board().turn());
-            item.fill(0);
-            if who == game.board().turn() {
-                // The game keeps its legal moves; no second generation.
-                for &m in game.legal_moves() {
-                    if let Some(action) = ml::try_action_of(game.board(), m) {
-                        item[action] = 1;
-                    }
-                }
-            }
+            ml::pettingzoo_action_mask(game, who, item);
         },
     )
-}
-
-/// Which NNUE feature set.
-#[derive(Clone, Copy)]
-enum Nnue {
-    HalfKp,
-    HalfKaV2Hm,
 }
 
 fn encode_nnue<'py>(
@@ -279,7 +264,7 @@ fn encode_nnue<'py>(
     boards: &Bound<'py, PyAny>,
     threads: usize,
     out: Option<Bound<'py, PyByteArray>>,
-    kind: Nnue,
+    kind: ml::NnueFeatureSet,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let boards = borrow_boards(boards)?;
     let games = games(&boards);
@@ -287,25 +272,10 @@ fn encode_nnue<'py>(
     // refuse them before any work (a given `out` stays as it was), naming the first. Only
     // counts are needed for that, not the features.
     for (index, game) in games.iter().enumerate() {
-        let board = game.board();
-        let kings_ok = Color::ALL
-            .iter()
-            .all(|&c| board.pieces(c, Role::King).count() == 1);
-        let kings_counted = match kind {
-            Nnue::HalfKp => 2,
-            Nnue::HalfKaV2Hm => 0,
-        };
-        let error = if !kings_ok {
-            Some(ml::NnueError::NoKing)
-        } else if board.occupied().count() as usize - kings_counted > ml::MAX_FEATURES {
-            Some(ml::NnueError::TooManyPieces)
-        } else {
-            None
-        };
-        if let Some(error) = error {
+        if let Err(error) = kind.check(game.board()) {
             return Err(PyValueError::new_err(format!(
                 "board {index} ({}): {error}",
-                board.fen()
+                game.board().fen()
             )));
         }
     }
@@ -322,13 +292,9 @@ fn encode_nnue<'py>(
                 .zip(item.chunks_exact_mut(ml::MAX_FEATURES))
             {
                 let mut features = [0u32; ml::MAX_FEATURES];
-                let count = match kind {
-                    Nnue::HalfKp => ml::halfkp_features(game.board(), color, &mut features),
-                    Nnue::HalfKaV2Hm => {
-                        ml::halfka_v2_hm_features(game.board(), color, &mut features)
-                    }
-                }
-                .unwrap_or(0);
+                let count = kind
+                    .features(game.board(), color, &mut features)
+                    .unwrap_or(0);
                 for (slot, &feature) in row.iter_mut().zip(&features[..count]) {
                     *slot = feature as i32;
                 }
@@ -347,7 +313,7 @@ pub(crate) fn encode_halfkp<'py>(
     threads: usize,
     out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
-    encode_nnue(py, boards, threads, out, Nnue::HalfKp)
+    encode_nnue(py, boards, threads, out, ml::NnueFeatureSet::HalfKp)
 }
 
 /// HalfKAv2_hm feature indices, as `encode_halfkp` lays them out.
@@ -359,7 +325,7 @@ pub(crate) fn encode_halfka_v2_hm<'py>(
     threads: usize,
     out: Option<Bound<'py, PyByteArray>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
-    encode_nnue(py, boards, threads, out, Nnue::HalfKaV2Hm)
+    encode_nnue(py, boards, threads, out, ml::NnueFeatureSet::HalfKaV2Hm)
 }
 
 /// The action of the legal move `m` of `game`'s position.

@@ -28,8 +28,8 @@ pub use alphazero::{alphazero_planes, ALPHAZERO_SHAPE};
 pub use compact::{compact, COMPACT_LEN, NO_SQUARE};
 pub use lc0::{lc0_planes, LC0_SHAPE};
 pub use nnue::{
-    halfka_v2_hm_features, halfkp_features, NnueError, HALFKA_V2_HM_INPUTS, HALFKP_INPUTS,
-    MAX_FEATURES,
+    halfka_v2_hm_features, halfkp_features, NnueError, NnueFeatureSet, HALFKA_V2_HM_INPUTS,
+    HALFKP_INPUTS, MAX_FEATURES,
 };
 pub use pettingzoo::{
     pettingzoo_action_mask, pettingzoo_observation, pettingzoo_observation_for, PETTINGZOO_SHAPE,

@@ -128,6 +128,53 @@ pub fn halfka_v2_hm_features(
     Ok(count)
 }
 
+/// An NNUE feature set, for callers that pick one at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NnueFeatureSet {
+    /// HalfKP ([`halfkp_features`]).
+    HalfKp,
+    /// HalfKAv2_hm ([`halfka_v2_hm_features`]).
+    HalfKaV2Hm,
+}
+
+impl NnueFeatureSet {
+    /// Whether `board` has features of this set for both perspectives, told from counts
+    /// alone (no features computed): exactly one king a side, and at most [`MAX_FEATURES`]
+    /// pieces that are features (HalfKP leaves the kings out).
+    ///
+    /// # Errors
+    /// The [`NnueError`] the feature functions would return for one of the perspectives.
+    pub fn check(self, board: &Board) -> Result<(), NnueError> {
+        for color in Color::ALL {
+            the_king(board, color)?;
+        }
+        let kings = match self {
+            NnueFeatureSet::HalfKp => 2,
+            NnueFeatureSet::HalfKaV2Hm => 0,
+        };
+        if board.occupied().count() as usize - kings > MAX_FEATURES {
+            return Err(NnueError::TooManyPieces);
+        }
+        Ok(())
+    }
+
+    /// This set's active features of `perspective` into `out`; returns how many.
+    ///
+    /// # Errors
+    /// As [`halfkp_features`] and [`halfka_v2_hm_features`].
+    pub fn features(
+        self,
+        board: &Board,
+        perspective: Color,
+        out: &mut [u32],
+    ) -> Result<usize, NnueError> {
+        match self {
+            NnueFeatureSet::HalfKp => halfkp_features(board, perspective, out),
+            NnueFeatureSet::HalfKaV2Hm => halfka_v2_hm_features(board, perspective, out),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

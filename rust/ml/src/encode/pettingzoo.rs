@@ -24,7 +24,7 @@
 //!   every double step). Slots older than the game's first move (the reset position itself
 //!   included: PettingZoo only records positions reached by a step) are all zeros.
 
-use super::action::{legal_action_mask, ACTIONS};
+use super::action::{mark_moves, ACTIONS};
 use super::history::{recent, Past};
 use super::{fill_image, put_image, view_bits};
 use pychess_core::{Board, Color, Game, Role};
@@ -128,10 +128,10 @@ fn write_slot(out: &mut [u8], base: usize, entry: &Past<'_>, observer: Color) {
 /// If `mask` is not `ACTIONS` long.
 pub fn pettingzoo_action_mask(game: &Game, observer: Color, mask: &mut [u8]) {
     assert_eq!(mask.len(), ACTIONS, "an action mask has ACTIONS entries");
+    mask.fill(0);
     if game.board().turn() == observer {
-        legal_action_mask(game.board(), mask);
-    } else {
-        mask.fill(0);
+        // The game keeps its legal moves: no second generation.
+        mark_moves(game.board(), game.legal_moves(), mask);
     }
 }
 
