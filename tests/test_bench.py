@@ -1,0 +1,286 @@
+"""tools/benchsuite: the shared timer, the tables, the Stockfish client and a tiny run of every
+workload and entry script.
+
+Timings are not judged here, only that every section runs, checks its answers and prints its
+table. Stockfish is stood in for by a tiny UCI engine written below as a Python script (run
+with ``sys.executable``, using python-chess), which answers ``go perft`` from the known node
+counts and ``bench`` on the command line as Stockfish does; so no real engine is needed.
+``tools/`` is on ``sys.path`` (pyproject's pytest ``pythonpath``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from benchsuite import cli, encode, env, fen, micro, perft, pgn, python_level, search
+from benchsuite.config import KIWIPETE, PERFT_COUNTS, STARTPOS, Context, Sizes
+from benchsuite.peers import load_impls
+from benchsuite.report import Row, render, render_rows, set_ratios
+from benchsuite.stockfish import Stockfish
+from benchsuite.timing import Candidate, Measured, best_of, interleaved
+
+# The tools are run by tools/test on the source tree, not again on every installed Python.
+pytestmark = pytest.mark.once
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY = Sizes(
+    native_perft=((STARTPOS, 3), (KIWIPETE, 2)),
+    python_perft=((STARTPOS, 2), (KIWIPETE, 1)),
+    games=3,
+    fens=20,
+    pgn_games=10,
+    repeat=1,
+    search_depth=2,
+    stockfish_bench_depth=2,
+)
+
+
+def fake_stockfish(tmp_path: Path, *, wrong: bool = False) -> str:
+    """An executable UCI engine named "Fakefish" that knows perft counts and its bench."""
+    counts = {fen: list(nodes) for fen, nodes in PERFT_COUNTS.items()}
+    script = tmp_path / "fakefish"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        + textwrap.dedent(
+            f"""\
+            import sys
+
+            COUNTS = {counts!r}
+            if sys.argv[1:2] == ["bench"]:
+                print("Total time (ms) : 25", file=sys.stderr)
+                print("Nodes searched  : 12345", file=sys.stderr)
+                sys.exit(0)
+            fen = None
+            for line in sys.stdin:
+                words = line.split()
+                if words == ["uci"]:
+                    print("id name Fakefish 1")
+                    print("option name Threads type spin default 1 min 1 max 512")
+                    print("uciok")
+                elif words == ["isready"]:
+                    print("readyok")
+                elif words[:2] == ["position", "fen"]:
+                    fen = " ".join(words[2:])
+                elif words[:2] == ["go", "perft"]:
+                    nodes = COUNTS[fen][int(words[2])] + {int(wrong)}
+                    print("a2a3: 1")
+                    print()
+                    print(f"Nodes searched: {{nodes}}")
+                elif words == ["quit"]:
+                    break
+                sys.stdout.flush()
+            """
+        )
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.fixture(scope="module")
+def impls() -> list:
+    return load_impls()
+
+
+def context(impls: list, stockfish: str | None = None) -> Context:
+    return Context(
+        sizes=TINY,
+        repeat=1,
+        quick=True,
+        stockfish=stockfish,
+        impls=impls,
+        versions=[],
+    )
+
+
+# ---- the timer --------------------------------------------------------------------------------
+
+
+def test_best_of_keeps_the_best_self_measured_time() -> None:
+    times = iter([0.3, 0.1, 0.2])
+    timing = best_of(lambda: Measured(7, next(times)), 3, "x", 7)
+    assert (timing.seconds, timing.result, timing.note) == (0.1, 7, "")
+
+
+def test_a_wrong_answer_is_noted_and_not_timed_unless_asked() -> None:
+    timing = best_of(lambda: 41, 3, "x", 42)
+    assert timing.seconds is None and timing.note == "wrong result (got 41, expected 42)"
+    timing = best_of(lambda: 41, 2, "x", 42, time_wrong=True)
+    assert timing.seconds is not None and timing.note.startswith("wrong result")
+
+
+def test_an_error_is_a_result_and_stops_the_candidate() -> None:
+    calls = []
+
+    def broken() -> None:
+        calls.append(1)
+        raise ValueError("no\nway")
+
+    timing = best_of(broken, 3, "x")
+    assert timing.seconds is None and timing.note == "error: ValueError: no way"
+    assert len(calls) == 1
+
+
+def test_interleaved_runs_the_candidates_in_turn() -> None:
+    order: list[str] = []
+    candidates = [Candidate(name, lambda name=name: order.append(name)) for name in "ab"]
+    timings = interleaved(candidates, 3, progress=False)
+    assert order == ["a", "b"] * 3
+    assert [t.label for t in timings] == ["a", "b"]
+    assert all(t.seconds is not None for t in timings)
+
+
+# ---- the tables ---------------------------------------------------------------------------------
+
+
+def test_markdown_tables_align_numbers_right_and_escape_bars() -> None:
+    table = render(("name", "n"), [("a|b", "1")], markdown=True, right={1})
+    assert table.splitlines() == ["| name | n |", "|---|---:|", "| a\\|b | 1 |"]
+    plain = render(("name", "n"), [("a", "10")], markdown=False, right={1})
+    assert plain.splitlines() == ["name  n", "----  --", "a     10"]
+
+
+def test_ratios_are_against_the_reference_run() -> None:
+    ref = Row("w", "ref", seconds=2.0, units=10)
+    fast = Row("w", "fast", seconds=0.5, units=10)
+    untimed = Row("w", "untimed", note="not installed")
+    set_ratios([ref, fast, untimed], ref)
+    assert (ref.ratio, ref.ratio_ref, fast.ratio, untimed.ratio) == (1.0, "(ref)", 4.0, None)
+    text = render_rows([ref, fast, untimed], markdown=True)
+    assert "| 4.00x |" in text and "1.00x (ref)" in text
+
+
+# ---- Stockfish through python-chess's engine client ------------------------------------------
+
+
+def test_go_perft_through_the_engine_client(tmp_path: Path) -> None:
+    with Stockfish(fake_stockfish(tmp_path)) as engine:
+        assert engine.name == "Fakefish 1"
+        nodes, seconds = engine.perft(KIWIPETE, 3)
+        assert nodes == 97862 and seconds >= 0
+        assert engine.perft(STARTPOS, 2).result == 400
+
+
+def test_native_perft_rows(tmp_path: Path, impls: list) -> None:
+    ctx = context(impls, fake_stockfish(tmp_path))
+    rows = perft.rows(ctx)
+    assert [(r.workload, r.impl) for r in rows] == [
+        ("native perft startpos d3", "pychess-rs"),
+        ("native perft startpos d3", "stockfish"),
+        ("native perft Kiwipete d2", "pychess-rs"),
+        ("native perft Kiwipete d2", "stockfish"),
+    ]
+    assert all(r.seconds is not None and r.ratio is not None for r in rows)
+    assert rows[1].ratio_ref == "(ref)" and rows[0].ratio_ref == "vs stockfish"
+    assert "Fakefish 1" in ctx.versions
+
+
+def test_a_wrong_stockfish_count_is_reported(tmp_path: Path, impls: list) -> None:
+    rows = perft.rows(context(impls, fake_stockfish(tmp_path, wrong=True)))
+    assert rows[1].seconds is None
+    assert rows[1].note == "wrong result (got 8903, expected 8902)"
+    assert rows[0].seconds is not None and rows[0].ratio is None
+
+
+def test_search_speed_rows(tmp_path: Path, impls: list) -> None:
+    ours, theirs = search.rows(context(impls, fake_stockfish(tmp_path)))
+    assert ours.units > 0 and ours.note.endswith("nodes (the bench signature)")
+    assert (theirs.units, theirs.seconds, theirs.ratio_ref) == (12345, 0.025, "(ref)")
+    assert ours.ratio is not None
+
+
+def test_without_stockfish_its_rows_say_so(impls: list) -> None:
+    rows = perft.rows(context(impls)) + search.rows(context(impls))
+    notes = [r.note for r in rows if r.impl == "stockfish"]
+    assert notes and all("stockfish not found" in n for n in notes)
+
+
+# ---- the Python-level workloads, PGN, encodings, environments, everyday calls ----------------
+
+
+def test_python_level_rows_are_checked_against_python_chess(impls: list) -> None:
+    ctx = context(impls)
+    rows = python_level.python_perft_rows(ctx) + python_level.random_games_rows(ctx)
+    rows += fen.rows(ctx)
+    timed = {(r.workload, r.impl): r for r in rows if r.seconds is not None}
+    for workload in ("python perft startpos d2", "random games (3 x <=300 plies)"):
+        assert timed[workload, "python-chess"].ratio_ref == "(ref)"
+        assert timed[workload, "pychess-rs"].ratio is not None
+    assert ("FEN parse + legal count (20)", "pychess-rs") in timed
+
+
+def test_pgn_rows(impls: list) -> None:
+    rows = pgn.rows(context(impls))
+    by_impl = {r.impl: r for r in rows}
+    assert by_impl["python-chess read_game"].ratio_ref == "(ref)"
+    bulk = by_impl["pychess-rs read_games, 1 thread"]
+    assert bulk.seconds is not None and bulk.note.endswith("MB/s")
+
+
+def test_encode_rows() -> None:
+    pytest.importorskip("numpy")
+    rows = encode.measure(batch=8, repeat=1, quick=True)
+    assert {r.workload for r in rows} >= {"compact", "HalfKAv2_hm"}
+    assert all(r.seconds is not None or r.note for r in rows)
+    table = encode.render_results(rows, markdown=True)
+    assert table.splitlines()[1] == "|---|---|---:|---:|---|"
+
+
+def test_env_rows() -> None:
+    pytest.importorskip("numpy")
+    rows = env.measure(quick=True, repeat=1, sizes=env.EnvSizes(20, 4, 3, 4, 1))
+    ours = [r for r in rows if r.impl.startswith("BatchBoards")]
+    assert ours and all(r.units == 12 and r.seconds is not None for r in ours)
+
+
+def test_micro_table() -> None:
+    text = micro.table(quick=True, markdown=True, rounds=1, ops=micro.OPS[:2])
+    assert "| `board.turn` |" in text and "|---|---:|---:|---:|" in text
+
+
+# ---- the entry scripts -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "script", ["bench.py", "bench_encode.py", "bench_env.py", "bench_micro.py"]
+)
+def test_entry_scripts_start(script: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / script), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "--quick" in done.stdout and "--markdown" in done.stdout
+
+
+def test_bench_py_prints_the_table_and_progress() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bench.py"), "--quick", "--only", "fen-legal"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert "[FEN parse + legal count (200)]" in done.stderr
+    assert "    pychess-rs: run 1/1: " in done.stderr
+    assert "Versions: python-chess " in done.stdout and "best of 1 run." in done.stdout
+    assert "FEN parse + legal count (200)  python-chess" in done.stdout
+
+
+def test_workload_names_are_the_sections() -> None:
+    assert cli.WORKLOADS == (
+        "native-perft",
+        "search-speed",
+        "python-perft",
+        "random-games",
+        "fen-legal",
+        "pgn",
+        "encode",
+        "env",
+        "micro",
+    )

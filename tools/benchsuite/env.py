@@ -1,0 +1,243 @@
+"""Workload ``env``: pychess-rs's batched games and RL environment against their peers.
+
+Run it where pychess-rs is installed with the ``[env]`` extra (``.venv/bin/python
+tools/bench_env.py``); ``tools/bench.py --only env`` runs the same rows in its main table.
+
+Rows (all rates in plies, one ply = one move played in one game, ratios over PettingZoo's):
+
+* **AEC environment**, one game, random legal actions drawn in Python from each
+  observation's mask (``env.last()``, then ``env.step``), a new game when one ends:
+  PettingZoo's ``chess_v6`` against ``pychess_rs.env.env()`` (same wrappers, same
+  observations, masks and rewards).
+* **Batched stepping**, ``N`` games from the start position for ``P`` steps, a random legal
+  move per game and step, every game end checked, ended games restarted:
+  ``pychess_rs.batch.BatchBoards`` (random actions drawn in Rust; without observations and
+  with PettingZoo's 8x8x111 ones; 1 and 2 threads); rust-chess's ``BoardBatch`` (moves drawn
+  in Python from its per-board generators, ``make_move`` on the batch, ``get_status``;
+  repetition detection off, as with it on boards rebuilt from FENs after a game ends crash
+  it); pgx's chess on CPU (``jax.jit(jax.vmap(env.step))`` with ``jax.random.categorical`` over the
+  mask, auto-reset, compile time excluded), when pgx installs.
+* **Random self-play rollouts**: whole games of random legal moves played in Rust
+  (``pychess_rs.batch.rollouts``, 1 and 2 threads), the data-generation path.
+
+Times are the best of ``--repeat`` runs (3; 1 with ``--quick``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Context
+from .report import Row, log, machine_line, render_rows, set_ratios
+from .timing import best_of
+
+MAX_THREADS = 2
+
+
+@dataclass(frozen=True)
+class EnvSizes:
+    aec_steps: int  # steps of the single-game AEC environments
+    games: int  # N, batched games
+    steps: int  # P, steps of the batch
+    rollouts: int  # whole random games
+    repeat: int
+
+
+FULL = EnvSizes(aec_steps=3000, games=512, steps=200, rollouts=4000, repeat=3)
+QUICK = EnvSizes(aec_steps=300, games=128, steps=50, rollouts=400, repeat=1)
+
+
+def aec_runner(make_env: Callable[[], Any], steps: int) -> Callable[[], int]:
+    def run() -> int:
+        rng = random.Random(1)
+        env = make_env()
+        env.reset(seed=0)
+        for _ in range(steps):
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.reset(seed=0)
+                observation, *_ = env.last()
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+        return steps
+
+    return run
+
+
+def ours_batch_runner(
+    games: int, steps: int, threads: int, observation: str | None
+) -> Callable[[], int]:
+    from pychess_rs.batch import BatchBoards
+
+    def run() -> int:
+        batch = BatchBoards(games, threads=threads, observation=observation, seed=1)  # type: ignore[arg-type]
+        batch.reset()
+        for _ in range(steps):
+            batch.step(batch.random_actions())
+        return games * steps
+
+    return run
+
+
+def rust_chess_runner(rc: Any, games: int, steps: int) -> Callable[[], int]:
+    ongoing = rc.BoardStatus.ONGOING
+    # Repetition detection off: with it on, rust-chess 0.4.3 panics (an index out of bounds
+    # that aborts the process) on boards rebuilt from FENs.
+    mode = rc.RepetitionDetectionMode.NONE
+
+    def run() -> int:
+        rng = random.Random(1)
+        batch = rc.BoardBatch.from_boards([rc.Board(mode=mode) for _ in range(games)], mode=mode)
+        for _ in range(steps):
+            moves = [list(g) for g in batch.generate_legal_moves()]
+            batch.make_move([m[rng.randrange(len(m))] for m in moves], False)
+            status = batch.get_status()
+            if any(s != ongoing for s in status):
+                fens = batch.get_fens().split("\n")
+                boards = [
+                    rc.Board(f, mode=mode) if s == ongoing else rc.Board(mode=mode)
+                    for f, s in zip(fens, status)
+                ]
+                batch = rc.BoardBatch.from_boards(boards, mode=mode)
+        return games * steps
+
+    return run
+
+
+def pgx_runner(games: int, steps: int) -> Callable[[], int] | str:
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+        from pgx.experimental import auto_reset
+    except ImportError as e:
+        return f"pgx not installed ({e.name})"
+    env = pgx.make("chess")
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def choose(key: Any, mask: Any) -> Any:
+        return jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1)
+
+    def run() -> int:
+        key = jax.random.PRNGKey(1)
+        key, sub = jax.random.split(key)
+        state = init(jax.random.split(sub, games))
+        for _ in range(steps):
+            key, k1, k2 = jax.random.split(key, 3)
+            action = choose(k1, state.legal_action_mask)
+            state = step(state, action, jax.random.split(k2, games))
+        state.current_player.block_until_ready()
+        return games * steps
+
+    run()  # compiles
+    return run
+
+
+def rollouts_runner(games: int, threads: int) -> Callable[[], int]:
+    from pychess_rs.batch import rollouts
+
+    def run() -> int:
+        return rollouts(games, seed=1, threads=threads).plies
+
+    return run
+
+
+def measure(
+    quick: bool = False, repeat: int | None = None, sizes: EnvSizes | None = None
+) -> list[Row]:
+    """The table's rows (see the module documentation); ``sizes`` replaces FULL or QUICK."""
+    sizes = sizes or (QUICK if quick else FULL)
+    repeat = repeat or sizes.repeat
+    table: list[Row] = []
+
+    def time_row(workload: str, impl: str, runner: Callable[[], int] | str, note: str = "") -> Row:
+        row = Row(workload, impl, unit="plies", note=note)
+        if isinstance(runner, str):
+            row.note = runner
+        else:
+            log(f"[{workload}] {impl}")
+            timing = best_of(runner, repeat, impl)
+            row.seconds, row.units = timing.seconds, timing.result or 0
+            row.note = timing.note or note
+        table.append(row)
+        return row
+
+    aec = f"AEC env, 1 game ({sizes.aec_steps} steps)"
+    reference: Row | None = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from pettingzoo.classic import chess_v6
+        reference = time_row(aec, "PettingZoo chess_v6", aec_runner(chess_v6.env, sizes.aec_steps))
+    except ImportError as e:
+        time_row(aec, "PettingZoo chess_v6", f"not installed ({e.name})")
+    from pychess_rs.env import env
+
+    time_row(aec, "pychess_rs.env", aec_runner(env, sizes.aec_steps))
+
+    batched = f"batched random play ({sizes.games} games x {sizes.steps} steps)"
+    for observation in (None, "pettingzoo"):
+        for threads in range(1, MAX_THREADS + 1):
+            name = f"BatchBoards obs={observation or 'none'}, {threads} thread{'s' * (threads > 1)}"
+            time_row(
+                batched, name, ours_batch_runner(sizes.games, sizes.steps, threads, observation)
+            )
+    try:
+        import rust_chess
+
+        time_row(
+            batched,
+            "rust-chess BoardBatch",
+            rust_chess_runner(rust_chess, sizes.games, sizes.steps),
+            "moves drawn in Python; no observations; no repetition detection",
+        )
+    except ImportError:
+        time_row(batched, "rust-chess BoardBatch", "not installed (pip install rust-chess)")
+    # pgx is some hundred times slower per ply on CPU: fewer steps keep the run short.
+    pgx_steps = min(sizes.steps, 20)
+    time_row(
+        batched,
+        "pgx chess (CPU, jit+vmap)",
+        pgx_runner(sizes.games, pgx_steps),
+        f"{pgx_steps} steps; AlphaZero 8x8x119 observations",
+    )
+
+    whole = f"random self-play rollouts ({sizes.rollouts} whole games)"
+    for threads in range(1, MAX_THREADS + 1):
+        time_row(
+            whole,
+            f"pychess_rs.batch.rollouts, {threads} thread{'s' * (threads > 1)}",
+            rollouts_runner(sizes.rollouts, threads),
+        )
+
+    # Rates, not times: the rows play different numbers of plies.
+    set_ratios(table, reference, by_rate=True)
+    return table
+
+
+def rows(ctx: Context) -> list[Row]:
+    """The rows of ``tools/bench.py --only env``, in its main table."""
+    return measure(ctx.quick, ctx.repeat_given)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``tools/bench_env.py``."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, one run each")
+    parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    parser.add_argument("--repeat", type=int, help="runs per measurement (best is kept)")
+    args = parser.parse_args(argv)
+    log(f"machine: {machine_line()}")
+    table = measure(args.quick, args.repeat)
+    print()
+    print(f"Machine: {machine_line()}")
+    print()
+    print(render_rows(table, args.markdown))
+    return 0
