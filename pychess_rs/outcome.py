@@ -1,12 +1,15 @@
 """How a game ended: the ``Termination`` enum and the ``Outcome`` record (pure data).
 
-The rules that decide them live in the Rust core; ``Board.outcome()`` builds these objects.
+The rules that decide them, and the result text, live in the Rust core; ``Board.outcome()``
+builds these objects.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+
+from ._core import outcome_result
 
 
 class Termination(enum.Enum):
@@ -37,4 +40,4 @@ class Outcome:
 
     def result(self) -> str:
         """Returns ``1-0``, ``0-1`` or ``1/2-1/2``."""
-        return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
+        return outcome_result(self.winner)

@@ -130,6 +130,17 @@ def test_fifty_move_claim(tmp_path: Path) -> None:
     assert final_board(game).can_claim_fifty_moves()
 
 
+def test_a_mating_hundredth_ply_is_no_fifty_move_claim(tmp_path: Path) -> None:
+    # python-chess: a claim by a move needs the game to go on after it; this one mates.
+    fen = "7k/8/6K1/8/8/8/8/R7 w - - 99 80"
+    out, game = run(
+        tmp_path, ["--fen", fen, "--white", "human", "--black", "human"], ["claim Ra8", "Ra8"]
+    )
+    assert "no draw to claim with Ra8#" in out
+    assert "Game over. Checkmate: White wins (1-0)." in out
+    assert game is not None and game.headers["Result"] == "1-0"
+
+
 def test_underpromotion_asks_which_piece(tmp_path: Path) -> None:
     fen = "8/P6k/8/8/8/8/7P/K7 w - - 0 1"
     out, game = run(tmp_path, ["--fen", fen, *FAST], ["a8", "x", "n", "resign"])

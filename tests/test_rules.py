@@ -184,6 +184,27 @@ def test_long_castling_with_a_clear_path(side):
     assert board.piece_at(side.sq("e1")) is None
 
 
+@pytest.mark.parametrize(
+    ("fen", "chess960", "move", "target"),
+    [
+        (CASTLING, False, "e1g1", "g1"),
+        (CASTLING, False, "e1h1", "g1"),
+        (CASTLING, False, "e1c1", "c1"),
+        (CASTLING, False, "e1a1", "c1"),
+        (CASTLING, False, "e1f1", None),
+        (CASTLING, False, "a1a8", None),
+        # Chess960: the king on b1 castles towards a1 and lands on c1, to its right.
+        ("1r2k3/8/8/8/8/8/8/RK5R w AH - 0 1", True, "b1a1", "c1"),
+        ("1r2k3/8/8/8/8/8/8/RK5R w AH - 0 1", True, "b1h1", "g1"),
+    ],
+)
+def test_castling_king_target(side, fen, chess960, move, target):
+    # The square boards and move lists show a castling move on, however it is spelled.
+    board = pychess_rs.Board(side.fen(fen), chess960=chess960)
+    expected = None if target is None else side.sq(target)
+    assert board._castling_king_target(side.move(move)) == expected
+
+
 def side_rank_mask(side) -> int:
     """Bitmask of our back rank."""
     return 0xFF if side.color else 0xFF << 56
@@ -465,6 +486,13 @@ def _assert_mated(board: pychess_rs.Board, side) -> None:
     assert board.result() == expected
 
 
+@pytest.mark.parametrize(("winner", "result"), [(True, "1-0"), (False, "0-1"), (None, "1/2-1/2")])
+def test_outcome_result_made_by_hand(winner, result):
+    # python-chess users build outcomes themselves; their text is the core's.
+    outcome = pychess_rs.Outcome(pychess_rs.Termination.CHECKMATE, winner)
+    assert outcome.result() == result == pychess_rs._core.outcome_result(winner)
+
+
 def test_scholars_mate(side):
     board = side.board(pychess_rs.STARTING_FEN)
     side.play_san(board, "e4 e5 Bc4 Nc6 Qh5 Nf6")
@@ -615,6 +643,31 @@ def test_fifty_move_claim_reset_by_a_pawn_move(side):
     assert not board.can_claim_fifty_moves()
 
 
+def test_fifty_move_claims_now_and_by_move(side):
+    board = side.board(QUIET.format(99))
+    assert board._draw_claim() is None
+    claiming = board._draw_claim_moves()
+    # Every quiet move completes the hundred plies; the pawn's moves reset the count.
+    assert set(claiming) == {m for m in board.legal_moves if not board.is_zeroing(m)}
+    assert board._draw_claim(side.move("a1a2")) == pychess_rs.Termination.FIFTY_MOVES
+    assert board._draw_claim(side.move("e2e4")) is None
+    assert board._draw_claim(side.move("a1b2")) is None, "not a legal move here"
+    side.play_uci(board, "a1a2")
+    assert board._draw_claim() == pychess_rs.Termination.FIFTY_MOVES
+
+
+def test_no_fifty_move_claim_by_a_mating_move(side):
+    # 99 plies, and the 100th mates: the game ends by mate, no draw may be claimed with it.
+    board = side.board("7k/8/6K1/8/8/8/8/R7 w - - 99 80")
+    mate = side.move("a1a8")
+    assert board._draw_claim(mate) is None
+    assert mate not in board._draw_claim_moves()
+    assert board._draw_claim(side.move("a1a2")) == pychess_rs.Termination.FIFTY_MOVES
+    oracle = side.oracle("7k/8/6K1/8/8/8/8/R7 w - - 99 80")
+    oracle.push_uci(side.text("a1a8"))
+    assert oracle.is_checkmate() and not oracle.is_fifty_moves()
+
+
 def test_seventy_five_moves_end_the_game(side):
     board = side.board(QUIET.format(148))
     side.play_uci(board, "a1a2")
@@ -672,6 +725,24 @@ def test_threefold_repetition_claim(side):
     assert not board.is_repetition(3)
     board.pop()
     assert not board.can_claim_threefold_repetition()
+
+
+def test_threefold_repetition_claims_now_and_by_move(side):
+    board = side.board(pychess_rs.STARTING_FEN)
+    assert board._draw_claim() is None and board._draw_claim_moves() == []
+    side.play_uci(board, KNIGHTS_OUT_AND_BACK + " g1f3 g8f6 f3g1")
+    # Not in the position itself; by announcing f6g8 (the third time), and only so.
+    assert board._draw_claim() is None
+    assert board._draw_claim_moves() == [side.move("f6g8")]
+    assert board._draw_claim(side.move("f6g8")) == pychess_rs.Termination.THREEFOLD_REPETITION
+    assert board._draw_claim(side.move("f6h5")) is None
+    side.play_uci(board, "f6g8")
+    assert board._draw_claim() == pychess_rs.Termination.THREEFOLD_REPETITION
+    # The claims are exactly what python-chess's can_claim_draw counts.
+    for _ in range(4):
+        claims = board._draw_claim() is not None or bool(board._draw_claim_moves())
+        assert claims == board.can_claim_draw()
+        board.pop()
 
 
 def test_fivefold_repetition_ends_the_game(side):

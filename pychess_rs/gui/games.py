@@ -17,15 +17,13 @@ from .._core import Board, Move
 from ..engine import Limit
 from ..play import record
 from ..play.engine_player import LEVELS, EnginePlayer, Strength, parse_level
-from ..play.render import material_balance
+from ..play.render import landing_square, material_balance
 from ..play.session import (
     Ending,
     automatic_ending,
     claim_rule,
-    claimable,
     claimable_by_moving,
     no_claim_explanation,
-    result_for,
     side_name,
 )
 from ..types import Color
@@ -77,15 +75,6 @@ class GameError(Exception):
 
 def _color_name(color: Color) -> str:
     return "white" if color else "black"
-
-
-def _display_target(board: Board, move: Move) -> int:
-    # Castling is clicked on the king's landing square (g or c file), whichever way the move
-    # spells it (king to g1, or king takes rook in Chess960).
-    if board.is_castling(move):
-        file = 6 if move.to_square % 8 > move.from_square % 8 else 2
-        return (move.from_square // 8) * 8 + file
-    return move.to_square
 
 
 class Game:
@@ -228,7 +217,7 @@ class Game:
                 raise GameError(400, f"{side_name(color)} is the engine: only a human resigns")
             self._stop_thinking()
             self.offer = None
-            self.ending = Ending(f"{side_name(color)} resigns", result_for(not color))
+            self.ending = Ending(f"{side_name(color)} resigns", not color)
             self._changed()
 
     def offer_draw(self) -> Color | None:
@@ -274,7 +263,7 @@ class Game:
             if generation != self.generation or self.ending is not None:
                 raise GameError(409, "the game changed while the engine was deciding")
             if accepted:
-                self.ending = Ending("Draw by agreement", "1/2-1/2")
+                self.ending = Ending("Draw by agreement")
                 self._changed(f"{side_name(opponent)} accepts the draw.")
             else:
                 self._changed(f"{side_name(opponent)} declines the draw. Play on.")
@@ -291,7 +280,7 @@ class Game:
             opponent = not self.offer
             self.offer = None
             if accept:
-                self.ending = Ending("Draw by agreement", "1/2-1/2")
+                self.ending = Ending("Draw by agreement")
                 self._changed(f"{side_name(opponent)} accepts the draw.")
             else:
                 self._changed(f"{side_name(opponent)} declines the draw. Play on.")
@@ -311,21 +300,20 @@ class Game:
                 if kind != "move":
                     raise GameError(400, message)
                 san = board.san(found[0])
-                board.push(found[0])
-                if claimable(board):
-                    rule = claim_rule(board)
-                    self.ending = Ending(f"Draw claimed: {rule}", "1/2-1/2")
+                rule = claim_rule(board, found[0])
+                if rule is not None:
+                    board.push(found[0])
+                    self.ending = Ending(f"Draw claimed: {rule}")
                     self._changed(f"{who} claims a draw with {san}: {rule}.")
                     return
-                board.pop()
                 raise GameError(
                     409,
                     f"no draw to claim with {san}: it neither repeats a position a third time "
                     "nor completes 50 moves without a capture or pawn move",
                 )
-            if claimable(board):
-                rule = claim_rule(board)
-                self.ending = Ending(f"Draw claimed: {rule}", "1/2-1/2")
+            rule = claim_rule(board)
+            if rule is not None:
+                self.ending = Ending(f"Draw claimed: {rule}")
                 self._changed(f"{who} claims a draw: {rule}.")
                 return
             if moves := claimable_by_moving(board):
@@ -383,7 +371,7 @@ class Game:
         generation: int,
     ) -> None:
         color = board.turn
-        claim = False
+        claim: str | None = None
         move: Move | None = None
         failure = ""
         try:
@@ -391,8 +379,9 @@ class Game:
                 with self.lock:
                     if generation != self.generation:
                         return
-                if claimable(board) and player.accepts_draw(board, color):
-                    claim = True
+                rule = claim_rule(board)
+                if rule is not None and player.accepts_draw(board, color):
+                    claim = rule
                 else:
                     move = player.think(board)
         except Exception as e:  # reported to the players, never kills the server
@@ -404,13 +393,12 @@ class Game:
             if failure:
                 self._changed(failure)
                 return
-            if claim:
-                rule = claim_rule(self.board)
-                self.ending = Ending(f"Draw claimed: {rule}", "1/2-1/2")
-                self._changed(f"{side_name(color)} claims a draw: {rule}.")
+            if claim is not None:
+                self.ending = Ending(f"Draw claimed: {claim}")
+                self._changed(f"{side_name(color)} claims a draw: {claim}.")
                 return
             if move is None:
-                self.ending = Ending("The engine found no move", "*", "unterminated")
+                self.ending = Ending.unfinished("The engine found no move")
                 self._changed()
                 return
             san = self.board.san(move)
@@ -429,7 +417,7 @@ class Game:
     def pgn(self) -> str:
         """The game so far as PGN, with its result and the reason as the final comment."""
         with self.lock:
-            ending = self.ending or Ending("", "*", "unterminated")
+            ending = self.ending or Ending.unfinished("")
             return record.game_pgn(
                 self.board,
                 white=self.player_name(True),
@@ -456,7 +444,7 @@ class Game:
                 legal.append(
                     {
                         "from": move.from_square,
-                        "to": _display_target(board, move),
+                        "to": landing_square(board, move),
                         "uci": board.uci(move),
                         "san": board.san(move),
                         "capture": board.is_capture(move),
@@ -472,7 +460,7 @@ class Game:
         last = board.peek() if board.move_stack else None
         check = board.king(board.turn) if board.is_check() else None
         ending = self.ending
-        claim_now = playing and claimable(board)
+        claim_now = claim_rule(board) if playing else None
         return {
             "id": self.id,
             "version": self.version,
@@ -495,9 +483,9 @@ class Game:
             "thinking": self.thinking,
             "offer": None if self.offer is None else _color_name(self.offer),
             "claim": {
-                "now": claim_now,
-                "rule": claim_rule(board) if claim_now else None,
-                "by_moving": claimable_by_moving(board) if playing and not claim_now else [],
+                "now": claim_now is not None,
+                "rule": claim_now,
+                "by_moving": claimable_by_moving(board) if playing and claim_now is None else [],
             },
             "status": self._status(),
             "ending": None
@@ -534,7 +522,7 @@ def _display_target_after(board: Board, move: Move) -> int:
     # king's landing square (the move was played, so ask the position before it).
     before = board.copy(stack=1)
     before.pop()
-    return _display_target(before, move)
+    return landing_square(before, move)
 
 
 class Games:

@@ -35,7 +35,15 @@ from ..types import (
     square,
 )
 
-__all__ = ["Marks", "Style", "detect_style", "diagram", "material_balance", "status_line"]
+__all__ = [
+    "Marks",
+    "Style",
+    "detect_style",
+    "diagram",
+    "landing_square",
+    "material_balance",
+    "status_line",
+]
 
 _VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
 
@@ -53,6 +61,14 @@ _UNICODE = {
     "p": "♟", "n": "♞", "b": "♝", "r": "♜", "q": "♛", "k": "♚",
 }  # fmt: skip
 
+
+
+def landing_square(board: Board, move: Move) -> Square:
+    """Where ``move`` (of the position on ``board``) is shown to land: its destination, or
+    for castling the king's landing square on the g- or c-file, however the move spells
+    castling (``e1g1``, or king takes rook in Chess960). The rule is the core's."""
+    target = board._castling_king_target(move)
+    return move.to_square if target is None else target
 
 @dataclasses.dataclass(frozen=True)
 class Style:

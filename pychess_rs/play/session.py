@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .._core import Board, Move
+from .._core import Board, Move, outcome_result
 from ..engine import Limit
 from ..outcome import Termination
 from ..types import PIECE_NAMES, SQUARE_NAMES, Color, parse_square
@@ -15,7 +15,7 @@ from . import record
 from .commands import HELP, Command, parse_command
 from .console import Console
 from .engine_player import EnginePlayer, format_score, hint_engine
-from .render import Marks, Style, diagram, status_line
+from .render import Marks, Style, diagram, landing_square, status_line
 
 __all__ = [
     "Ending",
@@ -25,7 +25,6 @@ __all__ = [
     "claimable",
     "claimable_by_moving",
     "no_claim_explanation",
-    "result_for",
     "side_name",
 ]
 
@@ -37,6 +36,16 @@ _AUTOMATIC_ENDS = {
     Termination.FIVEFOLD_REPETITION: "Draw by fivefold repetition",
 }
 
+# The rule a draw claim rests on, as a claim names it and as the prompt announces it.
+_CLAIM_RULES = {
+    Termination.FIFTY_MOVES: "the 50-move rule",
+    Termination.THREEFOLD_REPETITION: "threefold repetition",
+}
+_CLAIM_REASONS = {
+    Termination.FIFTY_MOVES: "Fifty moves without a capture or pawn move",
+    Termination.THREEFOLD_REPETITION: "Threefold repetition",
+}
+
 _PROMOTIONS = {"q": 5, "r": 4, "b": 3, "n": 2, "queen": 5, "rook": 4, "bishop": 3, "knight": 2}
 
 
@@ -45,30 +54,35 @@ def side_name(color: Color) -> str:
     return "White" if color else "Black"
 
 
-def result_for(winner: Color | None) -> str:
-    """The PGN result for ``winner`` (``None`` for a draw)."""
-    if winner is None:
-        return "1/2-1/2"
-    return "1-0" if winner else "0-1"
-
-
-
 @dataclasses.dataclass(frozen=True)
 class Ending:
-    """How the game ended: the announcement, the PGN result and ``Termination`` tag."""
+    """How the game ended: the announcement, the winner (``None`` for a draw) and the PGN
+    ``Termination`` tag. A game left ``unterminated`` (interrupted, abandoned) has no
+    result yet: ``*``."""
 
     reason: str
-    result: str
+    winner: Color | None = None
     termination: str = "normal"
+
+    @classmethod
+    def unfinished(cls, reason: str) -> Ending:
+        """A game that stops without a result (PGN ``*``, Termination ``unterminated``)."""
+        return cls(reason, None, "unterminated")
+
+    @property
+    def result(self) -> str:
+        """The PGN result: ``1-0``, ``0-1``, ``1/2-1/2`` (the core's text) or ``*``."""
+        if self.termination == "unterminated":
+            return "*"
+        return outcome_result(self.winner)
 
     def announcement(self) -> str:
         """``Checkmate: White wins (1-0).``"""
-        if self.result == "*":
+        if self.termination == "unterminated":
             return f"{self.reason}."
-        if self.result == "1/2-1/2":
-            return f"{self.reason} (1/2-1/2)."
-        winner = "White" if self.result == "1-0" else "Black"
-        return f"{self.reason}: {winner} wins ({self.result})."
+        if self.winner is None:
+            return f"{self.reason} ({self.result})."
+        return f"{self.reason}: {side_name(self.winner)} wins ({self.result})."
 
 
 def automatic_ending(board: Board) -> Ending | None:
@@ -78,37 +92,29 @@ def automatic_ending(board: Board) -> Ending | None:
     if outcome is None:
         return None
     reason = _AUTOMATIC_ENDS.get(outcome.termination, outcome.termination.name.lower())
-    return Ending(reason, result_for(outcome.winner))
+    return Ending(reason, outcome.winner)
 
 
 def claimable(board: Board) -> bool:
     """A draw may be claimed in the position on the board itself (python-chess's
     ``can_claim_*`` also count a move that would make the claim: see ``claim MOVE``)."""
-    return board.halfmove_clock >= 100 or board.is_repetition(3)
+    return board._draw_claim() is not None
 
 
 def claimable_by_moving(board: Board) -> list[str]:
-    """The moves (SAN) after which a draw may be claimed, when none may be claimed now."""
-    if claimable(board) or not (
-        board.can_claim_fifty_moves() or board.can_claim_threefold_repetition()
-    ):
+    """The moves (SAN) that let the side to move claim a draw by announcing them, when none
+    may be claimed now."""
+    if claimable(board):
         return []
-    moves = []
-    for move in board.legal_moves:
-        san = board.san(move)
-        board.push(move)
-        if claimable(board):
-            moves.append(san)
-        board.pop()
-    return moves
+    return [board.san(move) for move in board._draw_claim_moves()]
 
 
-def claim_rule(board: Board) -> str:
-    """The rule a claim on ``board`` rests on: ``threefold repetition`` or ``the 50-move
-    rule``."""
-    if board.can_claim_threefold_repetition():
-        return "threefold repetition"
-    return "the 50-move rule"
+def claim_rule(board: Board, move: Move | None = None) -> str | None:
+    """The rule a draw claim on ``board`` rests on, in the position or by announcing
+    ``move``: ``the 50-move rule`` or ``threefold repetition``; ``None`` when no draw may
+    be claimed so."""
+    termination = board._draw_claim(move)
+    return None if termination is None else _CLAIM_RULES[termination]
 
 
 def no_claim_explanation(board: Board) -> str:
@@ -162,7 +168,7 @@ class Session:
                     ending = self._engine_turn(player)
         except KeyboardInterrupt:
             self.console.say()
-            ending = Ending("Game interrupted", "*", "unterminated")
+            ending = Ending.unfinished("Game interrupted")
         self._finish(ending)
         return 0
 
@@ -192,7 +198,7 @@ class Session:
                 self.console.say(f"\ncannot save the PGN to {self.save}: {e.strerror}")
 
     def _pgn(self, ending: Ending | None = None) -> str:
-        ending = ending or Ending("", "*", "unterminated")
+        ending = ending or Ending.unfinished("")
         return record.game_pgn(
             self.board,
             white=self._player_name(True),
@@ -206,11 +212,12 @@ class Session:
 
     def _engine_turn(self, player: EnginePlayer) -> Ending | None:
         board = self.board
-        if self._claimable() and player.accepts_draw(board, board.turn):
-            return self._claim_ending(f"{side_name(board.turn)} claims a draw")
+        rule = claim_rule(board)
+        if rule is not None and player.accepts_draw(board, board.turn):
+            return self._claim_ending(f"{side_name(board.turn)} claims a draw", rule)
         move = self._think(player)
         if move is None:  # only with no legal move, which the outcome check excludes
-            return Ending("The engine found no move", "*", "unterminated")
+            return Ending.unfinished("The engine found no move")
         self.console.say(f"{side_name(board.turn)} plays {board.san(move)}")
         board.push(move)
         if self.console.interactive and self.players[board.turn] is not None:
@@ -287,9 +294,6 @@ class Session:
         dots = "." if board.turn else "..."
         return f"{board.fullmove_number}{dots} {side_name(board.turn)}> "
 
-    def _claimable(self) -> bool:
-        return claimable(self.board)
-
     def _claimable_by_moving(self) -> list[str]:
         return claimable_by_moving(self.board)
 
@@ -297,8 +301,8 @@ class Session:
         self.console.say(self._diagram())
         self.console.say(status_line(self.board))
         side = side_name(self.board.turn)
-        if self._claimable():
-            self.console.say(f"{self._claim_reason()}: {side} may claim a draw (type claim).")
+        if (claim := self.board._draw_claim()) is not None:
+            self.console.say(f"{_CLAIM_REASONS[claim]}: {side} may claim a draw (type claim).")
         elif moves := self._claimable_by_moving():
             self.console.say(
                 f"{side} may claim a draw with the move that makes it: "
@@ -309,9 +313,9 @@ class Session:
                 line = self.console.ask(self._prompt())
             except KeyboardInterrupt:
                 self.console.say()
-                return Ending("Game interrupted", "*", "unterminated")
+                return Ending.unfinished("Game interrupted")
             if line is None:
-                return Ending("Game left unfinished", "*", "unterminated")
+                return Ending.unfinished("Game left unfinished")
             line = line.strip()
             if not line:
                 continue
@@ -367,7 +371,7 @@ class Session:
         self.console.say(HELP)
 
     def _cmd_quit(self, argument: str) -> Ending:
-        return Ending("Game abandoned", "*", "unterminated")
+        return Ending.unfinished("Game abandoned")
 
     def _cmd_stop(self, argument: str) -> None:
         self.console.say("nothing to stop: it is your move")
@@ -384,7 +388,7 @@ class Session:
 
     def _cmd_resign(self, argument: str) -> Ending:
         loser = self.board.turn
-        return Ending(f"{side_name(loser)} resigns", result_for(not loser))
+        return Ending(f"{side_name(loser)} resigns", not loser)
 
     def _cmd_draw(self, argument: str) -> Ending | None:
         board = self.board
@@ -399,20 +403,13 @@ class Session:
             accepted = player.accepts_draw(board, opponent)
         if accepted:
             self.console.say(f"{side_name(opponent)} accepts the draw.")
-            return Ending("Draw by agreement", "1/2-1/2")
+            return Ending("Draw by agreement")
         self.console.say(f"{side_name(opponent)} declines the draw. Play on.")
         return None
 
-    def _claim_reason(self) -> str:
-        board = self.board
-        if board.can_claim_threefold_repetition():
-            return "Threefold repetition"
-        return "Fifty moves without a capture or pawn move"
-
-    def _claim_ending(self, who: str) -> Ending:
-        rule = claim_rule(self.board)
+    def _claim_ending(self, who: str, rule: str) -> Ending:
         self.console.say(f"{who}: {rule}.")
-        return Ending(f"Draw claimed: {rule}", "1/2-1/2")
+        return Ending(f"Draw claimed: {rule}")
 
     def _cmd_claim(self, argument: str) -> Ending | None:
         board = self.board
@@ -425,16 +422,17 @@ class Session:
                 self.console.say(message)
                 return None
             san = board.san(found[0])
-            board.push(found[0])
-            if self._claimable():
+            rule = claim_rule(board, found[0])
+            if rule is not None:
+                board.push(found[0])
                 self.console.say(f"{side} plays {san}")
-                return self._claim_ending(f"{side} claims a draw with {san}")
-            board.pop()
+                return self._claim_ending(f"{side} claims a draw with {san}", rule)
             self.console.say(f"no draw to claim with {san}: it neither repeats a position a "
                              "third time nor completes 50 moves without a capture or pawn move")
             return None
-        if self._claimable():
-            return self._claim_ending(f"{side} claims a draw")
+        rule = claim_rule(board)
+        if rule is not None:
+            return self._claim_ending(f"{side} claims a draw", rule)
         if moves := self._claimable_by_moving():
             self.console.say(f"a draw may be claimed with a move: type claim {moves[0]}")
             return None
@@ -497,16 +495,8 @@ class Session:
             self.console.say(f"the {piece_name} on {name} has no legal moves")
             return
         captures = frozenset(m.to_square for m in moves if board.is_capture(m))
-        targets = frozenset(
-            _castle_target(m) if board.is_castling(m) else m.to_square for m in moves
-        )
+        targets = frozenset(landing_square(board, m) for m in moves)
         marks = self._marks(selected=square, targets=targets, captures=captures)
         self.console.say(self._diagram(marks))
         listed = " ".join(sorted({board.san(m) for m in moves}))
         self.console.say(f"{piece_name} on {name}: {listed}")
-
-
-def _castle_target(move: Move) -> int:
-    # Shown where the king lands (g or c file), whichever way the move spells castling.
-    file = 6 if move.to_square % 8 > move.from_square % 8 else 2
-    return (move.from_square // 8) * 8 + file

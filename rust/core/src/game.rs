@@ -521,13 +521,19 @@ impl Game {
     pub fn can_claim_threefold_repetition(&self) -> bool {
         let ledger = self.counted();
         let current = self.last_record(&ledger);
-        if current.count >= 3 {
-            return true;
-        }
-        self.legal_moves().iter().any(|&m| {
-            let key = self.board.after(m).repetition_key();
-            self.occurrences(&ledger, key, current.segment) >= 2
-        })
+        current.count >= 3
+            || self
+                .legal_moves()
+                .iter()
+                .any(|&m| self.repeats_thrice(&ledger, current, m))
+    }
+
+    /// Would the legal move `m` bring a position the third time (python-chess: it occurred
+    /// twice already since the last irreversible move)? `current` is the current position's
+    /// record in `ledger`.
+    fn repeats_thrice(&self, ledger: &Ledger, current: PositionRecord, m: Move) -> bool {
+        let key = self.board.after(m).repetition_key();
+        self.occurrences(ledger, key, current.segment) >= 2
     }
 
     /// 100 plies without capture or pawn move, and the game is not over otherwise.
@@ -542,21 +548,78 @@ impl Game {
 
     /// May the side to move claim the fifty-move rule, now or with its next move?
     pub fn can_claim_fifty_moves(&self) -> bool {
-        if self.is_fifty_moves() {
-            return true;
+        self.is_fifty_moves()
+            || (self.fifty_moves_in_reach()
+                && self
+                    .legal_moves()
+                    .iter()
+                    .any(|&m| self.completes_fifty_moves(m)))
+    }
+
+    /// Could a move complete 100 plies without capture or pawn move (99 are played)?
+    fn fifty_moves_in_reach(&self) -> bool {
+        self.board.halfmove_clock() >= 99
+    }
+
+    /// Does the legal move `m` make it 100 plies without capture or pawn move, and leave the
+    /// opponent a move (python-chess: after it, `is_fifty_moves`)?
+    fn completes_fifty_moves(&self, m: Move) -> bool {
+        if !self.fifty_moves_in_reach() {
+            return false;
         }
-        if self.board.halfmove_clock() >= 99 {
-            return self.legal_moves().iter().any(|&m| {
-                let after = self.board.after(m);
-                after.halfmove_clock() >= 100 && after.has_legal_moves()
-            });
-        }
-        false
+        let after = self.board.after(m);
+        after.halfmove_clock() >= 100 && after.has_legal_moves()
     }
 
     /// Either claimable draw.
     pub fn can_claim_draw(&self) -> bool {
         self.can_claim_fifty_moves() || self.can_claim_threefold_repetition()
+    }
+
+    /// The draw the side to move may claim in the position itself, without moving:
+    /// `FiftyMoves` (100 plies without capture or pawn move, and a move left) or else
+    /// `ThreefoldRepetition` (the position's third time), in the order `outcome` tries them.
+    /// [`Game::can_claim_draw`] also counts claims made by announcing a move: see
+    /// [`Game::draw_claim_moves`].
+    pub fn draw_claim(&self) -> Option<Termination> {
+        if self.is_fifty_moves() {
+            Some(Termination::FiftyMoves)
+        } else if self.is_repetition(3) {
+            Some(Termination::ThreefoldRepetition)
+        } else {
+            None
+        }
+    }
+
+    /// The draw the side to move may claim by announcing the legal move `m` (python-chess's
+    /// `can_claim_*` count such claims): `FiftyMoves` if `m` completes 100 plies without
+    /// capture or pawn move and leaves the opponent a move (tried first, as `outcome` does),
+    /// `ThreefoldRepetition` if it brings a position the third time, else `None`.
+    pub fn draw_claim_by(&self, m: Move) -> Option<Termination> {
+        let ledger = self.counted();
+        self.claim_by(&ledger, self.last_record(&ledger), m)
+    }
+
+    /// The legal moves [`Game::draw_claim_by`] answers for, with its answer, in legal-move
+    /// order.
+    pub fn draw_claim_moves(&self) -> Vec<(Move, Termination)> {
+        let ledger = self.counted();
+        let current = self.last_record(&ledger);
+        self.legal_moves()
+            .iter()
+            .filter_map(|&m| Some((m, self.claim_by(&ledger, current, m)?)))
+            .collect()
+    }
+
+    /// `draw_claim_by`, with the ledger counted and the current record at hand.
+    fn claim_by(&self, ledger: &Ledger, current: PositionRecord, m: Move) -> Option<Termination> {
+        if self.completes_fifty_moves(m) {
+            Some(Termination::FiftyMoves)
+        } else if self.repeats_thrice(ledger, current, m) {
+            Some(Termination::ThreefoldRepetition)
+        } else {
+            None
+        }
     }
 
     /// The game's result if it has ended (python-chess's `outcome`).
@@ -683,6 +746,65 @@ mod tests {
     }
 
     #[test]
+    fn draw_claims_now_and_by_move() {
+        let find = |game: &Game, uci: &str| game.find_legal(UciMove::parse(uci).unwrap()).unwrap();
+        let mut game = Game::default();
+        assert_eq!(game.draw_claim(), None);
+        assert!(game.draw_claim_moves().is_empty());
+        play(&mut game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+        // Black claims by announcing f6g8 (the start position a third time), not otherwise.
+        assert_eq!(game.draw_claim(), None);
+        assert_eq!(
+            game.draw_claim_moves(),
+            [(find(&game, "f6g8"), Termination::ThreefoldRepetition)]
+        );
+        assert!(game.can_claim_threefold_repetition());
+        assert_eq!(
+            game.draw_claim_by(find(&game, "f6g8")),
+            Some(Termination::ThreefoldRepetition)
+        );
+        assert_eq!(game.draw_claim_by(find(&game, "f6h5")), None);
+        play(&mut game, "f6g8");
+        assert_eq!(game.draw_claim(), Some(Termination::ThreefoldRepetition));
+        assert_eq!(
+            game.outcome(true).unwrap().termination,
+            Termination::ThreefoldRepetition
+        );
+
+        // 99 plies: any move but the pawn's and the captures completes the fifty moves.
+        let board = Board::from_fen("4k3/8/8/8/8/8/3P4/4K2R w - - 99 80", false).unwrap();
+        let game = Game::new(board);
+        assert_eq!(game.draw_claim(), None);
+        let moves = game.draw_claim_moves();
+        assert!(moves.iter().all(|&(_, t)| t == Termination::FiftyMoves));
+        let claiming: Vec<String> = moves
+            .iter()
+            .map(|&(m, _)| game.board().uci(m).to_string())
+            .collect();
+        assert!(claiming.contains(&"e1f1".to_string()));
+        assert!(!claiming.iter().any(|m| m.starts_with("d2")));
+        assert_eq!(moves.len(), game.legal_moves().len() - 2);
+        assert!(game.can_claim_fifty_moves());
+        let board = Board::from_fen("4k3/8/8/8/8/8/3P4/4K2R w - - 100 80", false).unwrap();
+        assert_eq!(Game::new(board).draw_claim(), Some(Termination::FiftyMoves));
+        // A move that mates completes 100 plies but leaves nothing to claim (mate ends it).
+        let board = Board::from_fen("7k/8/6K1/8/8/8/8/R7 w - - 99 80", false).unwrap();
+        let game = Game::new(board);
+        let mate = find(&game, "a1a8");
+        assert_eq!(game.draw_claim_by(mate), None);
+        assert_eq!(
+            game.draw_claim_by(find(&game, "a1a2")),
+            Some(Termination::FiftyMoves)
+        );
+        assert!(game.draw_claim_moves().iter().all(|&(m, _)| m != mate));
+        assert_eq!(game.draw_claim_moves().len(), game.legal_moves().len() - 1);
+        assert_eq!(
+            game.can_claim_fifty_moves(),
+            !game.draw_claim_moves().is_empty()
+        );
+    }
+
+    #[test]
     fn lost_castling_rights_break_repetition() {
         let mut game = Game::default();
         play(
@@ -739,6 +861,11 @@ mod tests {
                 lazy.push_uci(uci).unwrap();
             }
             let eager_answers = answers(&eager);
+            // The claims now and by a move are exactly what `can_claim_draw` counts.
+            assert_eq!(
+                eager.can_claim_draw(),
+                eager.draw_claim().is_some() || !eager.draw_claim_moves().is_empty()
+            );
             for (seen, answer) in reached.iter_mut().zip(eager_answers) {
                 *seen += u32::from(answer);
             }

@@ -4,23 +4,57 @@
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Role};
 
-/// Why a game ended (python-chess's `Termination`, without the variant-only members).
+/// Why a game ended (python-chess's `Termination`, without the variant-only members). Each
+/// member's value is python-chess's (`Termination.CHECKMATE.value == 1`, ...): see
+/// [`Termination::value`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[repr(u8)]
 pub enum Termination {
     /// The side to move is checkmated.
-    Checkmate,
+    Checkmate = 1,
     /// The side to move has no legal move and is not in check.
-    Stalemate,
+    Stalemate = 2,
     /// Neither side can possibly mate.
-    InsufficientMaterial,
+    InsufficientMaterial = 3,
     /// 150 plies without a capture or pawn move (automatic draw).
-    SeventyfiveMoves,
+    SeventyfiveMoves = 4,
     /// The same position for the fifth time (automatic draw).
-    FivefoldRepetition,
+    FivefoldRepetition = 5,
     /// 100 plies without a capture or pawn move, claimed.
-    FiftyMoves,
+    FiftyMoves = 6,
     /// The same position for the third time, claimed.
-    ThreefoldRepetition,
+    ThreefoldRepetition = 7,
+}
+
+impl Termination {
+    /// Every termination, in python-chess's order (by value).
+    pub const ALL: [Termination; 7] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::InsufficientMaterial,
+        Termination::SeventyfiveMoves,
+        Termination::FivefoldRepetition,
+        Termination::FiftyMoves,
+        Termination::ThreefoldRepetition,
+    ];
+
+    /// python-chess's value of the member (`CHECKMATE` 1 to `THREEFOLD_REPETITION` 7): the
+    /// code batches report, which Python turns back into its `Termination` enum.
+    ///
+    /// ```
+    /// use pychess_core::Termination;
+    /// assert_eq!(Termination::Checkmate.value(), 1);
+    /// assert_eq!(Termination::from_value(7), Some(Termination::ThreefoldRepetition));
+    /// assert_eq!(Termination::from_value(0), None);
+    /// ```
+    pub const fn value(self) -> u8 {
+        self as u8
+    }
+
+    /// The termination with python-chess's value `value`, if any.
+    pub fn from_value(value: u8) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.value() == value)
+    }
 }
 
 /// The end of a game: why, and who won (`None` for a draw).
@@ -33,9 +67,15 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1` or `1/2-1/2` (the PGN result of the game).
     pub fn result(self) -> &'static str {
-        match self.winner {
+        Outcome::result_for(self.winner)
+    }
+
+    /// The PGN result of a finished game that `winner` won (`None`: a draw), however it
+    /// ended (by the rules, resignation or agreement): `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_for(winner: Option<Color>) -> &'static str {
+        match winner {
             Some(Color::White) => "1-0",
             Some(Color::Black) => "0-1",
             None => "1/2-1/2",
@@ -91,6 +131,41 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_by_winner() {
+        assert_eq!(Outcome::result_for(Some(Color::White)), "1-0");
+        assert_eq!(Outcome::result_for(Some(Color::Black)), "0-1");
+        assert_eq!(Outcome::result_for(None), "1/2-1/2");
+        let mate = Outcome {
+            termination: Termination::Checkmate,
+            winner: Some(Color::Black),
+        };
+        assert_eq!(mate.result(), "0-1");
+    }
+
+    #[test]
+    fn termination_values_are_python_chess_values() {
+        let names: Vec<&str> = Termination::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "CHECKMATE",
+                "STALEMATE",
+                "INSUFFICIENT_MATERIAL",
+                "SEVENTYFIVE_MOVES",
+                "FIVEFOLD_REPETITION",
+                "FIFTY_MOVES",
+                "THREEFOLD_REPETITION"
+            ]
+        );
+        for (i, t) in Termination::ALL.into_iter().enumerate() {
+            assert_eq!(usize::from(t.value()), i + 1);
+            assert_eq!(Termination::from_value(t.value()), Some(t));
+        }
+        assert_eq!(Termination::from_value(0), None);
+        assert_eq!(Termination::from_value(8), None);
+    }
 
     #[test]
     fn insufficient_material_table() {

@@ -202,20 +202,6 @@ const OTHER_VARIANTS: &[&str] = &[
     "zh",
 ];
 
-/// python-chess's `board.has_chess960_castling_rights()`: a castling right on a rook that is
-/// not in a corner, or with the king off the e-file.
-fn has_chess960_castling_rights(board: &Board) -> bool {
-    use pychess_core::{Bitboard, Color, Square};
-    let rights = board.castling_rights();
-    let corners = Bitboard(0x8100_0000_0000_0081);
-    if (rights & !corners).nonempty() {
-        return true;
-    }
-    let king_on = |color: Color, sq: u8| board.king_of(color) == Square::new(sq);
-    ((rights & Bitboard(0xff)).nonempty() && !king_on(Color::White, 4))
-        || ((rights & Bitboard(0xff00_0000_0000_0000)).nonempty() && !king_on(Color::Black, 60))
-}
-
 /// The standard starting position. Most games start there: it is made once and copied.
 pub(crate) fn standard_start() -> Board {
     static STANDARD_START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
@@ -255,7 +241,7 @@ fn starting_board<V: Visitor>(
     };
     let fen = String::from_utf8_lossy(fen);
     match Board::from_fen(&fen, chess960) {
-        Ok(board) if !chess960 && has_chess960_castling_rights(&board) => {
+        Ok(board) if !chess960 && board.has_chess960_castling_rights() => {
             // python-chess turns chess960 on for X-FEN castling rights.
             Some(Board::from_fen(&fen, true).unwrap_or(board))
         }
@@ -733,6 +719,22 @@ mod game_tests {
         let odd = events("[Variant \"Martian\"]\n\n1. e4 *");
         assert_eq!(odd[1], "error UnknownVariant unsupported variant: Martian");
         assert_eq!(odd[2], "move e4");
+    }
+
+    /// python-chess reads a FEN tag as Chess960 when its castling rights are only possible
+    /// there (the core's `has_chess960_castling_rights`), and as standard chess otherwise.
+    #[test]
+    fn x_fen_castling_rights_turn_chess960_on() {
+        let chess960 = |fen: &str| {
+            starting_board(Some(fen.as_bytes()), None, &mut Events::default())
+                .unwrap()
+                .is_chess960()
+        };
+        assert!(!chess960("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
+        assert!(chess960("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1"));
+        assert!(chess960("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"));
+        // A right with no rook behind it is no Chess960 right either.
+        assert!(!chess960("4k3/8/8/8/8/8/8/4K3 w B - 0 1"));
     }
 
     #[test]

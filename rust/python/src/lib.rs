@@ -23,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<board::Board>()?;
+    m.add_function(wrap_pyfunction!(board::outcome_result, m)?)?;
     board::install_fast_methods(py)?;
     board::install_members(py)?;
     m.add_class::<board::LegalMoveGenerator>()?;

@@ -3,7 +3,7 @@
 
 use super::Board;
 use crate::notation::UciMove;
-use crate::types::{Bitboard, Role};
+use crate::types::{Bitboard, Move, MoveKind, Role, Square};
 
 impl Board {
     /// Does `m` capture en passant (a pawn moving diagonally onto the empty ep square)?
@@ -44,6 +44,14 @@ impl Board {
     /// Is `m` castling towards the a-file (python-chess's `is_queenside_castling`)?
     pub fn is_queenside_castling_move(&self, m: UciMove) -> bool {
         self.is_castling_move(m) && m.to.file() < m.from.file()
+    }
+
+    /// Where the king lands if `m` castles here: the g- or c-file of its rank, whichever way
+    /// the move spells castling (`e1g1`, or king takes rook as in Chess960). `None` for a
+    /// move that is not castling. Boards and move lists show a castling move there.
+    pub fn castling_king_target(&self, m: UciMove) -> Option<Square> {
+        self.is_castling_move(m)
+            .then(|| Move::new(m.from, m.to, MoveKind::Castle).castle_king_target())
     }
 
     /// Does `m` lose castling rights (moving the king, or moving or capturing a castling rook)?
@@ -87,6 +95,32 @@ mod tests {
         let chess960 = Board::from_fen("1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1", true).unwrap();
         assert_eq!(chess960.castling_sides(Color::White), (false, true));
         assert!(chess960.is_queenside_castling_move(UciMove::parse("e1b1").unwrap()));
+    }
+
+    #[test]
+    fn castling_king_targets() {
+        let target = |b: &Board, m: &str| {
+            b.castling_king_target(UciMove::parse(m).unwrap())
+                .map(|sq| sq.to_string())
+        };
+        let b = board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for (m, expected) in [
+            ("e1g1", Some("g1")),
+            ("e1h1", Some("g1")),
+            ("e1c1", Some("c1")),
+            ("e1a1", Some("c1")),
+            ("e1f1", None),
+            ("a1a8", None),
+        ] {
+            assert_eq!(target(&b, m).as_deref(), expected, "{m}");
+        }
+        let black = board("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+        assert_eq!(target(&black, "e8c8").as_deref(), Some("c8"));
+        assert_eq!(target(&black, "e1g1"), None);
+        // Chess960: the king on b1 castles towards a1 and lands on c1, to the right.
+        let chess960 = Board::from_fen("1r2k3/8/8/8/8/8/8/RK5R w AH - 0 1", true).unwrap();
+        assert_eq!(target(&chess960, "b1a1").as_deref(), Some("c1"));
+        assert_eq!(target(&chess960, "b1h1").as_deref(), Some("g1"));
     }
 
     #[test]

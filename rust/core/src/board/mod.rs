@@ -331,6 +331,27 @@ impl Board {
         sides
     }
 
+    /// Are there castling rights only Chess960 allows (python-chess's
+    /// `has_chess960_castling_rights`)? The rights Chess960 would keep (see
+    /// [`Board::clean_castling_rights`]) are looked at: one on a rook off the corners, or one
+    /// on a back rank whose king is not on the e-file, cannot be standard chess. PGN readers
+    /// switch to Chess960 on such a FEN, as python-chess does.
+    pub fn has_chess960_castling_rights(&self) -> bool {
+        let mut wide = self.clone();
+        wide.set_chess960(true);
+        let rights = wide.clean_castling_rights();
+        if (rights & !Bitboard::CORNERS).nonempty() {
+            return true;
+        }
+        Color::ALL.into_iter().any(|color| {
+            let rank = color.back_rank();
+            (rights & Bitboard::rank(rank)).nonempty()
+                && !self
+                    .pieces(color, Role::King)
+                    .contains(Square::from_coords(4, rank))
+        })
+    }
+
     /// The en-passant square if an en-passant capture is legal now.
     pub fn legal_ep_square(&self) -> Option<Square> {
         if !self.regular {
@@ -403,5 +424,47 @@ impl Board {
     #[inline]
     pub fn piece_key(&self) -> u64 {
         self.piece_key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Answers checked against python-chess 1.11.2.
+    #[test]
+    fn chess960_castling_rights_table() {
+        for (fen, expected) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                false,
+            ),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false),
+            ("r3k2r/8/8/8/8/8/8/4K3 w kq - 0 1", false),
+            // A right on a corner rook, king on the e-file, one side only.
+            ("4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1", false),
+            // A Chess960 start: rooks on f1 and h1.
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+            // Corner rooks, but the kings are not on the e-file.
+            ("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", true),
+            ("r2k3r/8/8/8/8/8/8/4K3 w kq - 0 1", true),
+            ("r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1", true),
+            // Rights on inner rooks.
+            ("4k3/8/8/8/8/8/8/R3K1R1 w G - 0 1", true),
+            ("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", true),
+            ("4k3/8/8/8/8/8/8/4KR2 w F - 0 1", true),
+            ("4k3/8/8/8/8/8/8/3RK3 w D - 0 1", true),
+            // Rights with no rook behind them are not rights Chess960 keeps either.
+            ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", false),
+            ("4k3/8/8/8/8/8/8/4K3 w B - 0 1", false),
+        ] {
+            for chess960 in [false, true] {
+                let board = Board::from_fen(fen, chess960).unwrap();
+                assert_eq!(board.has_chess960_castling_rights(), expected, "{fen}");
+            }
+        }
     }
 }

@@ -18,6 +18,8 @@ impl Bitboard {
     pub const LIGHT_SQUARES: Bitboard = Bitboard(!0xaa55_aa55_aa55_aa55);
     /// The first and the eighth rank.
     pub const BACKRANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+    /// a1, h1, a8 and h8: where standard chess's castling rooks start.
+    pub const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 
     /// The set holding only `sq`.
     #[inline]

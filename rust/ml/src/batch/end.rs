@@ -9,34 +9,17 @@ pub const ONGOING: i8 = 0;
 /// End code of a game lost by an illegal action (`IllegalAction::Lose`).
 pub const ILLEGAL_ACTION: i8 = -1;
 
-/// The end code of a rules termination: python-chess's `Termination` value (`CHECKMATE` 1,
-/// `STALEMATE` 2, `INSUFFICIENT_MATERIAL` 3, `SEVENTYFIVE_MOVES` 4, `FIVEFOLD_REPETITION` 5,
-/// `FIFTY_MOVES` 6, `THREEFOLD_REPETITION` 7), so that Python can turn it into the enum.
+/// The end code of a rules termination: python-chess's `Termination` value (the core's
+/// [`Termination::value`]), so that Python can turn it into the enum.
 pub fn termination_code(termination: Termination) -> i8 {
-    match termination {
-        Termination::Checkmate => 1,
-        Termination::Stalemate => 2,
-        Termination::InsufficientMaterial => 3,
-        Termination::SeventyfiveMoves => 4,
-        Termination::FivefoldRepetition => 5,
-        Termination::FiftyMoves => 6,
-        Termination::ThreefoldRepetition => 7,
-    }
+    // The values are 1 to 7: they fit.
+    termination.value() as i8
 }
 
 /// The termination an end code stands for (`None` for `ONGOING`, `ILLEGAL_ACTION` and
 /// anything else).
 pub fn termination_of_code(code: i8) -> Option<Termination> {
-    Some(match code {
-        1 => Termination::Checkmate,
-        2 => Termination::Stalemate,
-        3 => Termination::InsufficientMaterial,
-        4 => Termination::SeventyfiveMoves,
-        5 => Termination::FivefoldRepetition,
-        6 => Termination::FiftyMoves,
-        7 => Termination::ThreefoldRepetition,
-        _ => return None,
-    })
+    u8::try_from(code).ok().and_then(Termination::from_value)
 }
 
 /// Index of a colour in the per-colour arrays: White 0, Black 1 (PettingZoo's `player_0`
@@ -73,17 +56,8 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        let all = [
-            Termination::Checkmate,
-            Termination::Stalemate,
-            Termination::InsufficientMaterial,
-            Termination::SeventyfiveMoves,
-            Termination::FivefoldRepetition,
-            Termination::FiftyMoves,
-            Termination::ThreefoldRepetition,
-        ];
-        for (i, t) in all.into_iter().enumerate() {
-            assert_eq!(termination_code(t), i as i8 + 1);
+        for t in Termination::ALL {
+            assert!(termination_code(t) > 0);
             assert_eq!(termination_of_code(termination_code(t)), Some(t));
         }
         assert_eq!(termination_of_code(ONGOING), None);

@@ -24,6 +24,7 @@ mod views;
 mod xboard;
 
 pub(crate) use fast::install_fast_methods;
+pub(crate) use rules::outcome_result;
 pub(crate) use shadows::install_members;
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 

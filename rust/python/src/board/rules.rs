@@ -1,8 +1,9 @@
 //! `Board`: check, the ends of a game and their claims, repetitions, perft.
 
 use super::Board;
-use crate::convert::color_arg;
-use pychess_core::{perft, perft_divide};
+use crate::convert::{color_arg, move_arg};
+use crate::moves::Move;
+use pychess_core::{perft, perft_divide, Color, Outcome, Termination};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
@@ -17,6 +18,19 @@ fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
             module.getattr("Outcome")?.unbind(),
         ))
     })
+}
+
+/// The Python `Termination` member of `termination`.
+fn termination_member(py: Python<'_>, termination: Termination) -> PyResult<Py<PyAny>> {
+    let (class, _) = outcome_classes(py)?;
+    Ok(class.bind(py).getattr(termination.name())?.unbind())
+}
+
+/// The PGN result of a game ``winner`` won (None: a draw): ``1-0``, ``0-1`` or ``1/2-1/2``
+/// (the core's, for ``Outcome.result()`` and the front ends).
+#[pyfunction]
+pub(crate) fn outcome_result(winner: Option<bool>) -> &'static str {
+    Outcome::result_for(winner.map(Color::from_white))
 }
 
 #[pymethods]
@@ -95,10 +109,45 @@ impl Board {
         let Some(outcome) = self.game.outcome(claim_draw) else {
             return Ok(None);
         };
-        let (termination, class) = outcome_classes(py)?;
-        let member = termination.bind(py).getattr(outcome.termination.name())?;
+        let (_, class) = outcome_classes(py)?;
+        let member = termination_member(py, outcome.termination)?;
         let winner = outcome.winner.map(|c| c.is_white());
         Ok(Some(class.bind(py).call1((member, winner))?.unbind()))
+    }
+
+    /// The draw the side to move may claim (a ``Termination``: ``FIFTY_MOVES`` or
+    /// ``THREEFOLD_REPETITION``), in the position itself or, given ``move``, by announcing
+    /// that move; None when there is none (or ``move`` is not legal here).
+    #[pyo3(signature = (r#move = None))]
+    fn _draw_claim(
+        &self,
+        py: Python<'_>,
+        r#move: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let claim = match r#move {
+            None => self.game.draw_claim(),
+            Some(m) => match self.game.find_legal(move_arg(m)?) {
+                Some(m) => self.game.draw_claim_by(m),
+                None => None,
+            },
+        };
+        claim.map(|t| termination_member(py, t)).transpose()
+    }
+
+    /// The legal moves that let the side to move claim a draw by announcing them.
+    fn _draw_claim_moves(&self, py: Python<'_>) -> Vec<Py<Move>> {
+        let claims = self.game.draw_claim_moves();
+        claims
+            .into_iter()
+            .map(|(m, _)| self.py_move(py, m))
+            .collect()
+    }
+
+    /// Where the king lands if ``move`` castles here (the g- or c-file square, however the
+    /// move spells castling), else None.
+    fn _castling_king_target(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        let target = self.board().castling_king_target(move_arg(r#move)?);
+        Ok(target.map(|sq| sq.index()))
     }
 
     #[pyo3(signature = (*, claim_draw = false))]

@@ -325,22 +325,7 @@ impl Board {
     /// Are there castling rights only Chess960 allows (rooks off the corners, or a king
     /// off the e-file)?
     fn has_chess960_castling_rights(&self) -> bool {
-        let mut wide = self.board().clone();
-        wide.set_chess960(true);
-        let rights = wide.clean_castling_rights();
-        let corners = Bitboard(0x8100_0000_0000_0081);
-        if (rights & !corners).nonempty() {
-            return true;
-        }
-        let board = self.board();
-        [(Color::White, 4u32), (Color::Black, 60)]
-            .into_iter()
-            .any(|(color, e_square)| {
-                let backrank = Bitboard::rank(color.back_rank());
-                let king_on_e = Square::try_new(e_square)
-                    .is_some_and(|sq| board.pieces(color, Role::King).contains(sq));
-                (rights & backrank).nonempty() && !king_on_e
-            })
+        self.board().has_chess960_castling_rights()
     }
 
     fn has_castling_rights(&self, color: bool) -> bool {
