@@ -66,25 +66,9 @@ def _add_fuzz(subparsers: Subparsers) -> None:
 
 
 def _run_fuzz(args: argparse.Namespace) -> int:
-    import importlib
-    from pathlib import Path
+    from . import fuzz
 
-    tools = Path(__file__).resolve().parent.parent / "tools"
-    if not (tools / "fuzz_diff" / "__init__.py").is_file():
-        print(
-            f"pychess-rs fuzz: {tools / 'fuzz_diff'} not found; the fuzzer runs from a source "
-            "checkout (pip install -e . or tools/test), with python-chess installed",
-            file=sys.stderr,
-        )
-        return 2
-    # On the path only while the package loads: its modules import each other relatively.
-    sys.path.insert(0, str(tools))
-    try:
-        fuzz_diff = importlib.import_module("fuzz_diff")
-    finally:
-        sys.path.remove(str(tools))
-    status: int = fuzz_diff.main(args.fuzz_args, prog="pychess-rs fuzz")
-    return status
+    return fuzz.main(args.fuzz_args, prog="pychess-rs fuzz")
 
 
 def _add_uci(subparsers: Subparsers) -> None:

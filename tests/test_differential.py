@@ -1,9 +1,9 @@
 """A short fixed-seed differential campaign: pychess_rs against python-chess, one test per source.
 
-Runs ``tools/fuzz_diff/`` through its importable API (a few thousand positions in all, every
-legal move of every position checked) and asserts zero mismatches, so a failure names its source
-and prints the reproducers. The long campaign is the command line tool itself, e.g.
-``tools/fuzz_diff.py --seed 1 --positions 1000000``.
+Runs the fuzzer (``pychess_rs.fuzz``) through its importable API (a few thousand positions in
+all, every legal move of every position checked) and asserts zero mismatches, so a failure names
+its source and prints the reproducers. The long campaign is the command line tool itself, e.g.
+``pychess-rs fuzz --seed 1 --positions 1000000``.
 
 The last tests check the fuzzer itself with python-chess posing as pychess_rs: no mismatch when
 the two agree, and a deliberately wrong SAN or FEN acceptance is caught and saved.
@@ -21,9 +21,10 @@ from typing import Any
 
 import chess
 import chess.polyglot
-import fuzz_diff
 import pytest
-from fuzz_diff import contract
+
+from pychess_rs import fuzz
+from pychess_rs.fuzz import contract
 
 SEED = 20240611
 
@@ -42,13 +43,13 @@ BUDGET = {
 @pytest.fixture(scope="module")
 def rs() -> Any:
     try:
-        return fuzz_diff.import_pychess_rs()
+        return fuzz.import_pychess_rs()
     except ImportError as exc:
         pytest.fail(f"pychess_rs is not importable ({exc}); build it (maturin develop --release)")
 
 
 def _campaign(rs: Any, source: str, tmp_path: Path, **overrides: Any) -> Any:
-    config = fuzz_diff.Config(
+    config = fuzz.Config(
         seed=SEED,
         positions=BUDGET[source],
         sources=(source,),
@@ -57,13 +58,13 @@ def _campaign(rs: Any, source: str, tmp_path: Path, **overrides: Any) -> Any:
         epd_plies=0,
         **overrides,
     )
-    return fuzz_diff.run(config, rs=rs, progress_stream=sys.stderr)
+    return fuzz.run(config, rs=rs, progress_stream=sys.stderr)
 
 
 def _assert_clean(result: Any, source: str) -> None:
     stats = result.stats[source]
     if result.mismatches:
-        shown = "\n\n".join(fuzz_diff.format_report(record) for record in result.reports[:10])
+        shown = "\n\n".join(fuzz.format_report(record) for record in result.reports[:10])
         kinds = dict(stats.mismatches.most_common())
         pytest.fail(f"{result.mismatches} mismatches against python-chess {kinds}:\n\n{shown}")
     assert stats.positions > 0, "the source produced no position"
@@ -105,12 +106,12 @@ def test_campaign_epd_files(rs: Any, tmp_path: Path) -> None:
     """Every position of tests/data/*.epd (perft960.epd in Chess960 mode)."""
     result = _campaign(rs, "epd", tmp_path)
     _assert_clean(result, "epd")
-    assert result.stats["epd"].fen_checks == len(fuzz_diff.load_epd_positions()) > 1000
+    assert result.stats["epd"].fen_checks == len(fuzz.load_epd_positions()) > 1000
 
 
 def test_command_line(rs: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--seed", "3", "--positions", "40", "--quiet", "--out", str(tmp_path)]
-    assert fuzz_diff.main([*argv, "--sources", "startpos,placement"]) == 0
+    assert fuzz.main([*argv, "--sources", "startpos,placement"]) == 0
     out = capsys.readouterr().out
     assert "mismatches: 0" in out and "positions/s" in out
 
@@ -155,16 +156,16 @@ def _posing(board: type) -> SimpleNamespace:
 
 
 def _self_test(board: type, source: str, tmp_path: Path, **limits: Any) -> Any:
-    config = fuzz_diff.Config(
+    config = fuzz.Config(
         seed=1, sources=(source,), out=tmp_path, quiet=True, max_reports=2, **limits
     )
-    return fuzz_diff.run(config, rs=_posing(board), progress_stream=sys.stderr)
+    return fuzz.run(config, rs=_posing(board), progress_stream=sys.stderr)
 
 
-@pytest.mark.parametrize("source", fuzz_diff.SOURCES)
+@pytest.mark.parametrize("source", fuzz.SOURCES)
 def test_fuzzer_finds_no_mismatch_between_equals(source: str, tmp_path: Path) -> None:
     result = _self_test(_Posing, source, tmp_path, positions=40)
-    assert result.mismatches == 0, [fuzz_diff.format_report(r) for r in result.reports]
+    assert result.mismatches == 0, [fuzz.format_report(r) for r in result.reports]
     assert result.positions > 0
     assert not tmp_path.exists() or not list(tmp_path.iterdir())
 
@@ -181,8 +182,8 @@ def test_fuzzer_catches_a_wrong_san(tmp_path: Path) -> None:
     assert record["moves"] == []
     board = chess.Board(record["start_fen"])
     assert board.san(chess.Move.from_uci(record["move"])) == ast.literal_eval(record["oracle"])
-    assert fuzz_diff.replay_reports(_posing(_WrongKnightSan), saved, io.StringIO()) == 2
-    assert fuzz_diff.replay_reports(_posing(_Posing), saved, io.StringIO()) == 0
+    assert fuzz.replay_reports(_posing(_WrongKnightSan), saved, io.StringIO()) == 2
+    assert fuzz.replay_reports(_posing(_Posing), saved, io.StringIO()) == 0
 
 
 def test_fuzzer_catches_a_wrong_fen_acceptance(tmp_path: Path) -> None:
@@ -192,10 +193,10 @@ def test_fuzzer_catches_a_wrong_fen_acceptance(tmp_path: Path) -> None:
     record = json.loads(saved[0].read_text())
     assert record["oracle"] == "'accepted'"
     assert "pawns on the back rank" in record["ours"]
-    assert fuzz_diff.replay_reports(_posing(_RejectsBackRankPawns), saved, io.StringIO()) == len(
+    assert fuzz.replay_reports(_posing(_RejectsBackRankPawns), saved, io.StringIO()) == len(
         saved
     )
-    assert fuzz_diff.replay_reports(_posing(_Posing), saved, io.StringIO()) == 0
+    assert fuzz.replay_reports(_posing(_Posing), saved, io.StringIO()) == 0
 
 
 def test_fuzzer_catches_a_wrong_pseudo_legal_push(tmp_path: Path) -> None:
