@@ -51,24 +51,17 @@ def _add_perft(subparsers: Subparsers) -> None:
 
 
 def _add_fuzz(subparsers: Subparsers) -> None:
-    # The fuzzer compares with python-chess, which the package never imports: it lives in
-    # tools/ of a source checkout (an editable install, as tools/test makes), and this
-    # subcommand only forwards to it.
+    from .fuzz import cli as fuzz_cli  # imports python-chess only when the fuzzer runs
+
     parser = subparsers.add_parser(
         "fuzz",
-        help="differential fuzzing against python-chess (needs a source checkout)",
-        description="Forwards its arguments to tools/fuzz_diff.py; try `pychess-rs fuzz --help`.",
-        add_help=False,
-        prefix_chars="\0",
+        help="differential fuzzing against python-chess (needs pychess-rs[fuzz])",
+        description=fuzz_cli.DESCRIPTION,
+        epilog=fuzz_cli.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("fuzz_args", nargs=argparse.REMAINDER)
-    parser.set_defaults(run=_run_fuzz)
-
-
-def _run_fuzz(args: argparse.Namespace) -> int:
-    from . import fuzz
-
-    return fuzz.main(args.fuzz_args, prog="pychess-rs fuzz")
+    fuzz_cli.add_arguments(parser)
+    parser.set_defaults(run=fuzz_cli.run_cli)
 
 
 def _add_uci(subparsers: Subparsers) -> None:
