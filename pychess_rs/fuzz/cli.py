@@ -149,11 +149,13 @@ def run_cli(args: argparse.Namespace) -> int:
         games = 20
     epd_dir = args.epd_dir or DATA_DIR
     if "epd" in args.sources and not epd_files(epd_dir, only_chess960=args.chess960):
-        print(
-            f"pychess-rs fuzz: no EPD files in {epd_dir} (tests/data of a source checkout "
-            "has them; --epd-dir DIR names others): the epd source is skipped",
-            file=sys.stderr,
+        where = (
+            f"no EPD files in {epd_dir}"
+            if args.epd_dir or epd_dir.is_dir()
+            else "its EPD files are tests/data of a source checkout, which an installed "
+            "package does not have (--epd-dir DIR names a directory of *.epd files)"
         )
+        print(f"pychess-rs fuzz: the epd source is skipped: {where}", file=sys.stderr)
     config = Config(
         seed=args.seed,
         games=games,
