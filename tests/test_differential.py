@@ -27,6 +27,8 @@ from pychess_rs import fuzz
 from pychess_rs.fuzz import contract, edits
 
 SEED = 20240611
+#: The EPD files of the ``epd`` source: the checkout's, also when the package is installed.
+DATA = Path(__file__).resolve().parent / "data"
 
 #: Positions per source (the campaign stops there); ``None`` runs the source to its end.
 BUDGET = {
@@ -57,6 +59,7 @@ def _campaign(rs: Any, source: str, tmp_path: Path, **overrides: Any) -> Any:
         out=tmp_path / "fuzz-failures",
         quiet=True,
         epd_plies=0,
+        epd_dir=DATA,
         **overrides,
     )
     return fuzz.run(config, rs=rs, progress_stream=sys.stderr)
@@ -124,7 +127,7 @@ def test_campaign_epd_files(rs: Any, tmp_path: Path) -> None:
     """Every position of tests/data/*.epd (perft960.epd in Chess960 mode)."""
     result = _campaign(rs, "epd", tmp_path)
     _assert_clean(result, "epd")
-    assert result.stats["epd"].fen_checks == len(fuzz.load_epd_positions()) > 1000
+    assert result.stats["epd"].fen_checks == len(fuzz.load_epd_positions(DATA)) > 1000
 
 
 def test_command_line(rs: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -176,7 +179,7 @@ def _posing(board: type) -> SimpleNamespace:
 
 def _self_test(board: type, source: str, tmp_path: Path, **limits: Any) -> Any:
     config = fuzz.Config(
-        seed=1, sources=(source,), out=tmp_path, quiet=True, max_reports=2, **limits
+        seed=1, sources=(source,), out=tmp_path, quiet=True, max_reports=2, epd_dir=DATA, **limits
     )
     return fuzz.run(config, rs=_posing(board), progress_stream=sys.stderr)
 
