@@ -51,40 +51,17 @@ def _add_perft(subparsers: Subparsers) -> None:
 
 
 def _add_fuzz(subparsers: Subparsers) -> None:
-    # The fuzzer compares with python-chess, which the package never imports: it lives in
-    # tools/ of a source checkout (an editable install, as tools/test makes), and this
-    # subcommand only forwards to it.
+    from .fuzz import cli as fuzz_cli  # imports python-chess only when the fuzzer runs
+
     parser = subparsers.add_parser(
         "fuzz",
-        help="differential fuzzing against python-chess (needs a source checkout)",
-        description="Forwards its arguments to tools/fuzz_diff.py; try `pychess-rs fuzz --help`.",
-        add_help=False,
-        prefix_chars="\0",
+        help="differential fuzzing against python-chess (needs pychess-rs[fuzz])",
+        description=fuzz_cli.DESCRIPTION,
+        epilog=fuzz_cli.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("fuzz_args", nargs=argparse.REMAINDER)
-    parser.set_defaults(run=_run_fuzz)
-
-
-def _run_fuzz(args: argparse.Namespace) -> int:
-    import importlib
-    from pathlib import Path
-
-    tools = Path(__file__).resolve().parent.parent / "tools"
-    if not (tools / "fuzz_diff" / "__init__.py").is_file():
-        print(
-            f"pychess-rs fuzz: {tools / 'fuzz_diff'} not found; the fuzzer runs from a source "
-            "checkout (pip install -e . or tools/test), with python-chess installed",
-            file=sys.stderr,
-        )
-        return 2
-    # On the path only while the package loads: its modules import each other relatively.
-    sys.path.insert(0, str(tools))
-    try:
-        fuzz_diff = importlib.import_module("fuzz_diff")
-    finally:
-        sys.path.remove(str(tools))
-    status: int = fuzz_diff.main(args.fuzz_args, prog="pychess-rs fuzz")
-    return status
+    fuzz_cli.add_arguments(parser)
+    parser.set_defaults(run=fuzz_cli.run_cli)
 
 
 def _add_uci(subparsers: Subparsers) -> None:

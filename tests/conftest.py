@@ -2,7 +2,7 @@
 
 In every test file ``chess`` is python-chess, the oracle, and the package under test is
 ``pychess_rs``, under its own name. The oracle's side of the FEN acceptance contract is
-``fuzz_diff.contract`` (``tools/`` is on the tests' path: ``pythonpath`` in pyproject.toml).
+``pychess_rs.fuzz.contract`` (the differential fuzzer ships in the package).
 
 Rule scenarios are written once, from White's point of view, and the ``side`` fixture
 plays each of them for both colours: for Black the FEN is mirrored by python-chess

@@ -4,6 +4,8 @@ progress line of its long runs."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,9 +15,9 @@ from pychess_rs import cli
 from pychess_rs._progress import Progress
 
 DATA = Path(__file__).resolve().parent / "data"
-# `fuzz` and `perft --suite` with no file use tools/ and tests/data beside the package: there
-# in a source checkout (maturin develop), absent from an installed wheel (tools/test-wheels).
-IN_CHECKOUT = (Path(cli.__file__).resolve().parent.parent / "tools" / "fuzz_diff").is_dir()
+# `perft --suite` with no file uses tests/data beside the package: there in a source checkout
+# (maturin develop), absent from an installed wheel (tools/test-wheels).
+IN_CHECKOUT = (Path(cli.__file__).resolve().parent.parent / "tests" / "data").is_dir()
 
 
 def test_perft_subcommand_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -27,14 +29,72 @@ def test_fuzz_subcommand_forwards_to_the_differential_fuzzer(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["fuzz", "--seed", "3", "--positions", "150", "--quiet"]
-    if not IN_CHECKOUT:
-        assert cli.main(argv) == 2
-        assert "runs from a source checkout" in capsys.readouterr().err
-        return
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "mismatches: 0" in out
     assert "positions" in out
+
+
+def test_fuzz_without_python_chess_says_to_install_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "chess", None)  # `import chess` raises ImportError
+    assert cli.main(["fuzz", "--positions", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'pychess-rs[fuzz]'" in err and "Traceback" not in err
+
+
+def test_the_command_line_does_not_import_python_chess() -> None:
+    """python-chess is the fuzzer's oracle only: the parser (every subcommand's options, the
+    fuzzer's included) and ``pychess-rs fuzz --help`` load without it."""
+    code = (
+        "import sys\n"
+        "sys.modules['chess'] = None\n"
+        "from pychess_rs import cli\n"
+        "cli.build_parser()\n"
+        "import pychess_rs.fuzz\n"
+        "assert pychess_rs.fuzz.SOURCES\n"
+        "try:\n"
+        "    cli.main(['fuzz', '--help'])\n"
+        "except SystemExit as exit:\n"
+        "    assert exit.code == 0, exit.code\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pychess-rs fuzz" in done.stdout and "--epd-dir" in done.stdout
+
+
+def test_fuzz_options_are_checked_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (
+        ["--sources", "startpos,nowhere"],
+        ["--games", "-1"],
+        ["--epd-dir", "/nonexistent"],
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["fuzz", *argv])
+        assert exit_info.value.code == 2
+    assert "nowhere" in capsys.readouterr().err
+
+
+def test_fuzz_without_epd_files_skips_that_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "fuzz",
+        "--positions",
+        "30",
+        "--quiet",
+        "--epd-dir",
+        str(tmp_path),
+        "--out",
+        str(tmp_path),
+    ]
+    assert cli.main([*argv, "--sources", "epd,mutated"]) == 0
+    captured = capsys.readouterr()
+    assert "the epd source is skipped" in captured.err
+    assert "mismatches: 0" in captured.out
 
 
 def test_unknown_subcommand_is_a_usage_error() -> None:

@@ -105,7 +105,7 @@ def test_move_index_round_trips_every_legal_move_of_the_test_positions() -> None
 def _fuzz_positions(count: int) -> list[tuple[str, bool]]:
     """Random valid positions from the differential fuzzer's generator (castling rights of
     every kind, en passant, promotions, checks), standard and Chess960."""
-    from fuzz_diff.sources import random_placement_fen
+    from pychess_rs.fuzz.sources import random_placement_fen
 
     rng = random.Random(14)
     out: list[tuple[str, bool]] = []

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import chess
 import pytest
-from fuzz_diff import contract
 
 import pychess_rs
+from pychess_rs.fuzz import contract
 
 START = pychess_rs.STARTING_FEN
 START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"

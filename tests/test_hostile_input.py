@@ -6,7 +6,7 @@ python-chess (``chess`` 1.11.2) is the oracle. For every input:
   and fails these tests);
 * pychess_rs either accepts the input exactly as python-chess does (same move, same FEN, same
   EPD operations), or raises one of its error classes, each a ``ValueError`` subclass;
-* FENs follow the acceptance contract of ``fuzz_diff.contract`` (python-chess parses them and
+* FENs follow the acceptance contract of ``pychess_rs.fuzz.contract`` (python-chess parses them and
   ``status()`` has no flag beyond too many pieces/pawns, impossible check, too many checkers);
   a status rejection names its reason (a keyword of the flag, e.g. "castling");
 * SAN/UCI errors are of python-chess's class (``InvalidMoveError``, ``IllegalMoveError``,
@@ -29,13 +29,13 @@ from random import Random
 from typing import Any, Callable
 
 import chess
-import fuzz_diff
 import pytest
-from fuzz_diff import contract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pychess_rs
+from pychess_rs import fuzz
+from pychess_rs.fuzz import contract
 
 HOSTILE = settings(
     deadline=None,
@@ -307,13 +307,13 @@ def test_near_miss_fen(fen: str) -> None:
 @given(st.sampled_from(POOL), st.integers(0, 2**32))
 def test_structured_fen_mutation(position: tuple[str, bool], seed: int) -> None:
     fen, chess960 = position
-    check_fen(fuzz_diff.mutate_fen(Random(seed), fen), chess960)
+    check_fen(fuzz.mutate_fen(Random(seed), fen), chess960)
 
 
 @HOSTILE
 @given(st.integers(0, 2**32), st.booleans())
 def test_random_placement_fen(seed: int, chess960: bool) -> None:
-    check_fen(fuzz_diff.random_placement_fen(Random(seed), chess960), chess960)
+    check_fen(fuzz.random_placement_fen(Random(seed), chess960), chess960)
 
 
 @HOSTILE

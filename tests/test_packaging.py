@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 import pychess_rs
+from pychess_rs.fuzz.cli import ORACLE_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_PACKAGE = ROOT / "pychess_rs"
@@ -123,6 +124,17 @@ def test_wheel_metadata(wheel: zipfile.ZipFile) -> None:
     scripts = dict(entry_points["console_scripts"])
     assert scripts["pychess-rs"] == "pychess_rs.cli:main"
     assert scripts["pychess-rs-uci"] == "pychess_rs.uci:main"
+    # `pychess-rs fuzz`'s oracle, as an extra: no requirement of the package itself.
+    assert "fuzz" in (meta.get_all("Provides-Extra") or [])
+    requires = meta.get_all("Requires-Dist") or []
+    written = {r.replace(" ", "").replace("'", '"') for r in requires}  # maturin: `; extra == 'x'`
+    assert f'chess=={ORACLE_VERSION};extra=="fuzz"' in written, requires
+    assert not [r for r in requires if "extra ==" not in r], requires
+
+
+def test_the_fuzz_extra_pins_the_oracle_the_contract_is_written_for() -> None:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'fuzz = ["chess=={ORACLE_VERSION}"]' in text
 
 
 def test_version_is_the_cargo_version() -> None:

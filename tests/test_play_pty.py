@@ -8,6 +8,7 @@ import io
 import os
 import random
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -22,6 +23,19 @@ PROMPT = r"\d+\.+ (White|Black)> "
 PLAYS = re.compile(r"(White|Black) plays (\S+)")
 
 
+def _as_from_a_terminal() -> None:
+    """In the child, before exec: Ctrl-C's SIGINT as an interactive shell leaves it (default).
+
+    A process inherits ignored signals, and Python honours that: it turns SIGINT into
+    KeyboardInterrupt only if SIGINT is not ignored when it starts, the convention that lets a
+    script's ``cmd &`` (or any launcher that ignores SIGINT) keep Ctrl-C at the terminal away
+    from the command. ``pychess-rs play`` keeps that convention too. These tests play a user at
+    a terminal, so the game must start as a shell would start it there, whatever the test run
+    inherited (``tools/test &`` in a script starts pytest with SIGINT ignored).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(args: list[str], *, term: str = "xterm-256color") -> pexpect.spawn:
     env = {**os.environ, "TERM": term, "PYTHONIOENCODING": "utf-8"}
     env.pop("NO_COLOR", None)
@@ -32,6 +46,7 @@ def spawn(args: list[str], *, term: str = "xterm-256color") -> pexpect.spawn:
         timeout=30,
         env=env,
         dimensions=(60, 120),
+        preexec_fn=_as_from_a_terminal,
     )
 
 

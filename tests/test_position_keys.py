@@ -190,7 +190,7 @@ def test_key_after_move_on_fuzz_positions() -> None:
     """The differential fuzzer's generators: random placements (castling and en-passant fields
     included) and positions no game reaches (several kings, pawns on back ranks, the side not
     to move in check), where every pseudo-legal move takes the general path."""
-    from fuzz_diff.sources import random_invalid_fen, random_placement_fen
+    from pychess_rs.fuzz.sources import random_invalid_fen, random_placement_fen
 
     rng = random.Random(1414)
     boards = 0

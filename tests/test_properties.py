@@ -8,11 +8,11 @@ from pathlib import Path
 
 import chess
 import chess.polyglot
-from fuzz_diff import contract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pychess_rs
+from pychess_rs.fuzz import contract
 
 DATA = Path(__file__).parent / "data"
 

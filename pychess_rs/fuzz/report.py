@@ -15,7 +15,16 @@ from typing import IO, TYPE_CHECKING, Any
 import chess
 
 from .checks import Diff, Raised, ask, check_position, show
-from .contract import ACCEPTANCE, ACCEPTANCE_ERROR, COUNTER_LIMIT, oracle_board, outside_contract
+from .contract import (
+    ACCEPTANCE,
+    ACCEPTANCE_ERROR,
+    COUNTER_LIMIT,
+    ROOKLESS_CASTLING,
+    OracleBoard,
+    oracle_board,
+    outside_contract,
+)
+from .edits import apply_edit, is_edit
 
 if TYPE_CHECKING:  # the campaign calls into this module, so only its types come back
     from .campaign import CampaignResult, Config
@@ -50,12 +59,16 @@ def replay(
     rs: Any, start_fen: str, chess960: bool, moves: Sequence[str]
 ) -> tuple[chess.Board, Any]:
     """Both boards after *moves* from *start_fen*: legal, pseudo-legal and null moves (``0000``)
-    are pushed as python-chess pushes them."""
-    pb = chess.Board(start_fen, chess960=chess960)
+    are pushed as python-chess pushes them, edits (``castling_rights=...``) applied to both."""
+    pb = OracleBoard(start_fen, chess960=chess960)
     rb = rs.Board(start_fen, chess960=chess960)
-    for uci in moves:
-        pb.push(chess.Move.from_uci(uci))
-        rb.push(rs.Move.from_uci(uci))
+    for step in moves:
+        if is_edit(step):
+            apply_edit(pb, step)
+            apply_edit(rb, step)
+            continue
+        pb.push(chess.Move.from_uci(step))
+        rb.push(rs.Move.from_uci(step))
     return pb, rb
 
 
@@ -77,14 +90,17 @@ def minimize(
     depend on the moves after it, the polyglot ep key on the move before), then the original.
     """
     try:
-        board = chess.Board(start_fen, chess960=chess960)
+        board = OracleBoard(start_fen, chess960=chess960)
         fens = [board.fen()]
         last_zeroing = 0
-        for index, uci in enumerate(moves):
-            move = chess.Move.from_uci(uci)
-            if board.is_zeroing(move):
-                last_zeroing = index
-            board.push(move)
+        for index, step in enumerate(moves):
+            if is_edit(step):
+                apply_edit(board, step)
+            else:
+                move = chess.Move.from_uci(step)
+                if board.is_zeroing(move):
+                    last_zeroing = index
+                board.push(move)
             fens.append(board.fen())
     except ValueError:
         return None
@@ -150,6 +166,7 @@ COVERAGE_EVENTS = (
     "promotion",
     "underpromotion",
     "rook capture on a corner",
+    ROOKLESS_CASTLING,
 )
 
 

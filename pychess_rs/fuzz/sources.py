@@ -19,7 +19,11 @@ Each source of :data:`SOURCES` has its own counters in the summary:
                back ranks, the side not to move in check, castling rights without their king or
                rook, en-passant squares no double step made; then a short game in which
                pseudo-legal moves (into check, out of a missing king's reach) and null moves are
-               pushed too.
+               pushed too;
+``edited``     games in which, now and then, the castling rights (``board.castling_rights =
+               ...``: rook squares of any kind, corners whose rook is gone included) or the
+               en-passant square (``board.ep_square = ...``) of both boards are written by hand
+               (module ``edits``): python-chess no longer cleans them once a move was played.
 """
 
 from __future__ import annotations
@@ -31,13 +35,13 @@ from typing import TypeVar
 
 import chess
 
+from ..perft_cli import load_suite
 from .checks import CORNERS
 
 T = TypeVar("T")
 
+#: The EPD files of a source checkout: tests/data beside the package (not in a wheel).
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "tests" / "data"
-
-SOURCES = ("startpos", "chess960", "rare", "placement", "mutated", "epd", "invalid")
 
 #: What each "rare" game aims at (game ``i`` follows plan ``i % 5``).
 RARE_PLANS = ("repeat", "shuffle", "en_passant", "promote", "rook_hunt")
@@ -384,6 +388,13 @@ def _edit_rank(rng: Random, rank: str, symbol: str) -> str:
     return out + (str(run) if run else "")
 
 
+def epd_files(data_dir: Path = DATA_DIR, only_chess960: bool = False) -> list[Path]:
+    """The ``*.epd`` files of *data_dir* the ``epd`` source reads (Chess960 ones: ``960`` in the
+    name); none where the directory does not exist (an installed wheel has no tests/data)."""
+    paths = sorted(data_dir.glob("*.epd"))
+    return [path for path in paths if "960" in path.name or not only_chess960]
+
+
 def load_epd_positions(
     data_dir: Path = DATA_DIR, only_chess960: bool = False
 ) -> list[tuple[str, bool, str]]:
@@ -393,14 +404,9 @@ def load_epd_positions(
     (``pychess_rs.perft_cli.load_suite``); a file it rejects is EPD with operations (such as
     ``wac.epd``), read by python-chess.
     """
-    # Imported here, not at the top, so that this package imports without a built pychess_rs.
-    from pychess_rs.perft_cli import load_suite
-
     positions = []
-    for path in sorted(data_dir.glob("*.epd")):
+    for path in epd_files(data_dir, only_chess960):
         chess960 = "960" in path.name
-        if only_chess960 and not chess960:
-            continue
         try:
             entries = [(entry.fen, entry.lineno) for entry in load_suite(path)]
         except ValueError:

@@ -8,8 +8,9 @@ is_seventyfive_moves/is_fivefold_repetition/can_claim_threefold_repetition/can_c
 and ``outcome(claim_draw=False/True)``. Positions of any kind are compared (no king, several
 kings, pawns on a back rank, the side not to move in check, unclean castling rights, odd
 en-passant squares), so ``status()``, ``is_valid()``, the kings, the checkers, the raw and the
-clean castling rights, ``was_into_check()`` and the pseudo-legal move set are compared too; every
-pseudo-legal move that is not legal, and the null move, is pushed on both boards (FEN, status and
+clean castling rights, ``has_(kingside_|queenside_|chess960_)castling_rights``,
+``was_into_check()`` and the pseudo-legal move set are compared too; every pseudo-legal move
+that is not legal, and the null move, is pushed on both boards (FEN, status and
 ``was_into_check()`` after it) and popped again.
 
 This module knows no chess rule of its own: python-chess answers, pychess_rs answers, and any
@@ -25,6 +26,8 @@ from typing import Any, Callable
 
 import chess
 import chess.polyglot
+
+from .contract import ROOKLESS_CASTLING, rookless_castling_moves
 
 #: The corner squares: a rook captured there takes a castling right with it.
 CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
@@ -149,6 +152,12 @@ _BOOL_PROPERTIES = (
     "can_claim_fifty_moves",
 )
 
+_CASTLING_SIDES = (
+    "has_castling_rights",
+    "has_kingside_castling_rights",
+    "has_queenside_castling_rights",
+)
+
 #: Properties whose mismatch means the two boards no longer hold the same position.
 _STATE_PROPERTIES = ("fen", "legal_moves")
 
@@ -184,6 +193,18 @@ def check_position(pb: chess.Board, rb: Any, odd_pushes: int | None = None) -> P
     compare(
         "clean_castling_rights", ask_method(rb, "clean_castling_rights"), pb.clean_castling_rights()
     )
+    for color in chess.COLORS:
+        for name in _CASTLING_SIDES:
+            compare(
+                f"{name}({chess.COLOR_NAMES[color]})",
+                ask_method(rb, name, color),
+                getattr(pb, name)(color),
+            )
+    compare(
+        "has_chess960_castling_rights",
+        ask_method(rb, "has_chess960_castling_rights"),
+        pb.has_chess960_castling_rights(),
+    )
     compare("was_into_check", ask_method(rb, "was_into_check"), pb.was_into_check())
     compare("fen", ask_method(rb, "fen"), p_fen)
     compare("epd", ask_method(rb, "epd"), _epd_of(p_fen))
@@ -215,7 +236,9 @@ def check_position(pb: chess.Board, rb: Any, odd_pushes: int | None = None) -> P
     if isinstance(p_outcome, OracleRaised):
         p_outcome = None
 
-    # The legal and the pseudo-legal move sets.
+    # The legal and the pseudo-legal move sets (python-chess's, as the contract corrects them).
+    if rookless_castling_moves(pb):
+        events.add(ROOKLESS_CASTLING)
     oracle_moves = list(pb.legal_moves)
     oracle_ucis = [move.uci() for move in oracle_moves]
     by_uci = _compare_move_set("legal_moves", lambda: list(rb.legal_moves), oracle_ucis, diffs)
@@ -294,7 +317,7 @@ def check_position(pb: chess.Board, rb: Any, odd_pushes: int | None = None) -> P
             pseudo_pairs[uci] = (pm, rm)
             events.add("pseudo-legal push")
         pb.push(pm)
-        p_after = (pb.fen(), int(pb.status()), pb.was_into_check(), pb.is_check())
+        p_state = (pb.fen(), int(pb.status()), pb.was_into_check(), pb.is_check())
         pb.pop()
         pushed = ask_method(rb, "push", rm)
         if isinstance(pushed, Raised):
@@ -306,7 +329,7 @@ def check_position(pb: chess.Board, rb: Any, odd_pushes: int | None = None) -> P
             ask_method(rb, "was_into_check"),
             ask_method(rb, "is_check"),
         )
-        compare("fen, status, was_into_check, is_check after push", ours_after, p_after, uci)
+        compare("fen, status, was_into_check, is_check after push", ours_after, p_state, uci)
         popped = ask_method(rb, "pop")
         if isinstance(popped, Raised):
             diffs.append(Diff("pop", popped, uci, uci))

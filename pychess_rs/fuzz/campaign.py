@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import importlib
 import json
 import sys
 import time
@@ -19,19 +18,23 @@ from typing import IO, Any, Callable
 
 import chess
 
+from .._progress import Progress
+from . import SOURCES
 from .checks import Diff, Raised, ask, ask_method, check_position, show
 from .contract import (
     ACCEPTANCE,
     ACCEPTANCE_ERROR,
+    OracleBoard,
     fen_error_problem,
     oracle_board,
     outside_contract,
     tolerated_rejection,
 )
+from .edits import apply_edit, edited_weight, random_edit
 from .report import format_report, minimize
 from .sources import (
+    DATA_DIR,
     RARE_PLANS,
-    SOURCES,
     choose_rare,
     load_epd_positions,
     mutate_fen,
@@ -47,9 +50,10 @@ ITEMS_PER_GAME = {
     "placement": 10,
     "mutated": 50,
     "invalid": 10,
+    "edited": 1,
 }
 
-MAX_PLIES = {"startpos": 300, "chess960": 300}
+MAX_PLIES = {"startpos": 300, "chess960": 300, "edited": 80}
 
 
 @dataclasses.dataclass
@@ -64,6 +68,8 @@ class Config:
     sources: Sequence[str] = SOURCES
     #: Reproducers printed and saved per property (all mismatches are counted).
     max_reports: int = 5
+    #: The ``*.epd`` files of the ``epd`` source (none there: the source has no items).
+    epd_dir: Path = DATA_DIR
     #: Random plies played from each placement / EPD position.
     placement_plies: int = 12
     epd_plies: int = 3
@@ -73,6 +79,8 @@ class Config:
     null_rate: float = 0.05
     #: Pseudo-legal (not legal) pushes checked per position outside the ``invalid`` source.
     odd_pushes: int = 3
+    #: In ``edited`` games, how often a step (after the first move) is a hand edit.
+    edit_rate: float = 0.3
 
 
 @dataclasses.dataclass
@@ -148,13 +156,11 @@ class Campaign:
         self.reports: list[dict[str, Any]] = []
         self.reported: collections.Counter[str] = collections.Counter()
         self.epd_positions = (
-            load_epd_positions(only_chess960=config.chess960) if "epd" in self.sources else []
+            load_epd_positions(config.epd_dir, only_chess960=config.chess960)
+            if "epd" in self.sources
+            else []
         )
         self._pool: list[tuple[str, bool, str]] | None = None
-        # Imported here, not at the top, so that the command line can say "build pychess_rs
-        # first" instead of failing to import this module.
-        from pychess_rs._progress import Progress
-
         self.progress = Progress(progress_stream, enabled=not config.quiet)
         self.started = 0.0
         self.deadline: float | None = None
@@ -224,6 +230,7 @@ class Campaign:
             "mutated": self._run_mutated,
             "epd": self._run_epd,
             "invalid": self._run_invalid,
+            "edited": self._run_edited,
         }
         try:
             while True:
@@ -257,12 +264,12 @@ class Campaign:
         if isinstance(rb, Raised):
             self._report(ctx, Diff("Board()", rb, chess.STARTING_FEN))
             return
-        self._play(ctx, chess.Board(), rb, rng, MAX_PLIES["startpos"], None)
+        self._play(ctx, OracleBoard(), rb, rng, MAX_PLIES["startpos"], None)
 
     def _run_chess960(self, index: int) -> None:
         rng = self._rng("chess960", index)
         scharnagl = rng.randrange(960)
-        pb = chess.Board.from_chess960_pos(scharnagl)
+        pb = OracleBoard.from_chess960_pos(scharnagl)
         ctx = Context("chess960", pb.fen(), True, [], index, f"Chess960 position {scharnagl}")
         rb = self._construct(ctx)
         if rb is not None:
@@ -273,10 +280,10 @@ class Campaign:
         plan = RARE_PLANS[index % len(RARE_PLANS)]
         if self.config.chess960 or rng.random() < 0.2:
             scharnagl = rng.randrange(960)
-            pb = chess.Board.from_chess960_pos(scharnagl)
+            pb = OracleBoard.from_chess960_pos(scharnagl)
             ctx = Context("rare", pb.fen(), True, [], index, f"{plan}, Chess960 #{scharnagl}")
         else:
-            pb = chess.Board()
+            pb = OracleBoard()
             ctx = Context("rare", pb.fen(), False, [], index, plan)
         rb = self._construct(ctx)
         if rb is None:
@@ -304,9 +311,10 @@ class Campaign:
         rng = self._rng("mutated", index)
         chess960 = self.config.chess960 or rng.random() < 0.25
         base = rng.random()
+        pool = self._epd_pool() if base >= 0.8 else []
         if base < 0.4:
             fen = random_placement_fen(rng, chess960)
-        elif base < 0.8:  # a position from a short random game
+        elif not pool:  # a position from a short random game (also where no EPD file is)
             board = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
             for _ in range(rng.randint(0, 40)):
                 moves = list(board.legal_moves)
@@ -315,7 +323,7 @@ class Campaign:
                 board.push(rng.choice(moves))
             fen = board.fen()
         else:
-            fen, chess960, _ = rng.choice(self._epd_pool())
+            fen, chess960, _ = rng.choice(pool)
         ctx = Context("mutated", mutate_fen(rng, fen), chess960, [], index, f"mutated from {fen}")
         pb, rb = self._acceptance(ctx)
         if pb is not None and rb is not None:
@@ -324,7 +332,9 @@ class Campaign:
     def _epd_pool(self) -> list[tuple[str, bool, str]]:
         if self._pool is None:
             only_chess960 = self.config.chess960
-            self._pool = self.epd_positions or load_epd_positions(only_chess960=only_chess960)
+            self._pool = self.epd_positions or load_epd_positions(
+                self.config.epd_dir, only_chess960=only_chess960
+            )
         return self._pool
 
     def _run_epd(self, index: int) -> None:
@@ -343,6 +353,24 @@ class Campaign:
         if pb is not None and rb is not None:
             plies = rng.randint(0, self.config.placement_plies)
             self._play(ctx, pb, rb, rng, plies, None, odd_moves=True)
+
+    def _run_edited(self, index: int) -> None:
+        rng = self._rng("edited", index)
+        if self.config.chess960 or rng.random() < 0.25:
+            scharnagl = rng.randrange(960)
+            pb = OracleBoard.from_chess960_pos(scharnagl)
+            ctx = Context("edited", pb.fen(), True, [], index, f"Chess960 #{scharnagl}")
+        else:
+            pb = OracleBoard()
+            ctx = Context("edited", pb.fen(), False, [], index)
+        rb = self._construct(ctx)
+        if rb is not None:
+
+            def choose(pb: chess.Board, moves: list[chess.Move]) -> chess.Move:
+                weights = [edited_weight(pb, move) for move in moves]
+                return rng.choices(moves, weights=weights, k=1)[0]
+
+            self._play(ctx, pb, rb, rng, MAX_PLIES["edited"], choose, edits=True)
 
     # -- the building blocks ------------------------------------------------------------------
 
@@ -393,10 +421,12 @@ class Campaign:
         choose: Callable[[chess.Board, list[chess.Move]], chess.Move] | None,
         past_end: int = 0,
         odd_moves: bool = False,
+        edits: bool = False,
     ) -> None:
         """Check the position, play a move on both boards, repeat (until mate, stalemate,
         *max_plies*, or *past_end* plies after an automatic draw). With *odd_moves*, some plies
-        are pseudo-legal moves that are not legal, or null moves."""
+        are pseudo-legal moves that are not legal, or null moves; with *edits*, some steps after
+        the first move write the castling rights or the en-passant square of both boards."""
         stats = self.stats[ctx.source]
         extra_plies = None
         while True:
@@ -412,6 +442,10 @@ class Campaign:
             if result.diverged or len(ctx.moves) >= max_plies:
                 return
             if odd_moves and self._odd_move(ctx, pb, rb, rng, result.pseudo_pairs):
+                continue
+            if edits and pb.move_stack and rng.random() < self.config.edit_rate:
+                if not self._edit(ctx, pb, rb, rng):
+                    return
                 continue
             if not result.oracle_moves:
                 return
@@ -462,6 +496,18 @@ class Campaign:
         ctx.moves.append(uci)
         return True
 
+    def _edit(self, ctx: Context, pb: chess.Board, rb: Any, rng: Random) -> bool:
+        """Write the castling rights or the en-passant square of both boards (False: ours
+        refused, reported)."""
+        step = random_edit(rng, pb)
+        done = ask(apply_edit, rb, step)
+        if isinstance(done, Raised):
+            self._report(ctx, Diff(step.partition("=")[0] + " =", done, None, note=step))
+            return False
+        apply_edit(pb, step)
+        ctx.moves.append(step)
+        return True
+
     def _report(self, ctx: Context, diff: Diff, acceptance: bool = False) -> None:
         stats = self.stats[ctx.source]
         stats.mismatches[diff.prop] += 1
@@ -502,13 +548,16 @@ class Campaign:
             path = out / name
             path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         except OSError as exc:
-            print(f"fuzz_diff: cannot save reproducer: {exc}", file=sys.stderr)
+            print(f"pychess-rs fuzz: cannot save reproducer: {exc}", file=sys.stderr)
             return None
         return path
 
 
 def import_pychess_rs() -> Any:
-    return importlib.import_module("pychess_rs")
+    """The package under test (the default ``rs`` of :func:`run`)."""
+    import pychess_rs
+
+    return pychess_rs
 
 
 def run(
