@@ -1,9 +1,10 @@
 //! Every error the core reports. Each variant carries the offending input so that messages
 //! can quote it, python-chess style (`illegal san: 'Nf9' in <fen>`).
 
-use crate::board::PositionError;
+use crate::board::{Board, PositionError};
 use crate::compat::py_repr;
 use crate::notation::UciMove;
+use crate::types::{Color, Square};
 use std::fmt;
 
 /// Why a FEN (or the FEN part of an EPD) was rejected.
@@ -97,6 +98,18 @@ pub enum MoveError {
         /// The position, as FEN.
         fen: String,
     },
+    /// A castling move whose right is written but whose rook is not on its square
+    /// (`IllegalMoveError`; python-chess would castle and create a rook, or jump the king).
+    NoCastlingRook {
+        /// The move as given.
+        text: String,
+        /// The position, as FEN.
+        fen: String,
+        /// The side that wanted to castle.
+        color: Color,
+        /// The square of the right, where no rook of `color` stands.
+        rook: Square,
+    },
     /// No legal move goes from/to the squares asked for (python-chess's `find_move`).
     NoMatchingMove {
         /// The move asked for, promotion default applied.
@@ -135,6 +148,17 @@ impl fmt::Display for MoveError {
                  one is neither)",
                 py_repr(text)
             ),
+            MoveError::NoCastlingRook {
+                text,
+                fen,
+                color,
+                rook,
+            } => write!(
+                f,
+                "illegal move {} in {fen}: no {} rook on {rook} to castle with",
+                py_repr(text),
+                if color.is_white() { "white" } else { "black" }
+            ),
             MoveError::NoMatchingMove { uci, fen } => {
                 write!(f, "no matching legal move for {uci} in {fen}")
             }
@@ -149,3 +173,25 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+impl MoveError {
+    /// This refusal of `uci` in `board`, or, when `uci` asks to castle with a right whose
+    /// rook is not on its square ([`Board::missing_castling_rook`]), the refusal that names
+    /// the missing rook. Only `Illegal` and `NotPseudoLegal` are refined; call it where the
+    /// move failed, so that playing a move costs nothing more.
+    pub fn naming_missing_rook(self, board: &Board, uci: UciMove) -> MoveError {
+        let (MoveError::Illegal { text, fen } | MoveError::NotPseudoLegal { text, fen }) = &self
+        else {
+            return self;
+        };
+        match board.missing_castling_rook(uci) {
+            Some(rook) => MoveError::NoCastlingRook {
+                text: text.clone(),
+                fen: fen.clone(),
+                color: board.turn(),
+                rook,
+            },
+            None => self,
+        }
+    }
+}

@@ -1242,7 +1242,10 @@ fn check_san(board: &Board, input: &str) -> Result<bool, String> {
                     }
                     Ok(true)
                 }
-                (Err(e @ MoveError::Illegal { .. }), Err("illegal"))
+                (
+                    Err(e @ (MoveError::Illegal { .. } | MoveError::NoCastlingRook { .. })),
+                    Err("illegal"),
+                )
                 | (Err(e @ MoveError::Ambiguous { .. }), Err("ambiguous")) => {
                     check_move_error(input, e)?;
                     Ok(false)
@@ -1308,7 +1311,10 @@ fn check_uci(board: &Board, input: &str) -> Result<bool, String> {
                 "in {fen}: refused ({e}), should be {expected:?}"
             );
             ensure!(
-                matches!(e, MoveError::Illegal { .. }),
+                matches!(
+                    e,
+                    MoveError::Illegal { .. } | MoveError::NoCastlingRook { .. }
+                ),
                 "a resolve error that is not Illegal: {e}"
             );
             check_move_error(input, &e)?;

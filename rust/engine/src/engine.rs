@@ -2,12 +2,13 @@
 //! the driver that runs one search (threads, reports, stopping rules, the final choice).
 
 use crate::api::{Bound, EngineOptions, Limits, SearchControl, SearchInfo, SearchResult};
+use crate::history::History;
 use crate::limits::TimeManager;
 use crate::movepick::{is_noisy, noisy_score, TT_MOVE_SCORE};
 use crate::params::{
     INFINITY, MATE, MAX_DEPTH, SCORE_DROP_THRESHOLD, SCORE_DROP_TIME_FACTOR, STABILITY_TIME_FACTORS,
 };
-use crate::search::{legal_prefix, Event, NodeLimits, OrderingTables, RootMove, Searcher, Shared};
+use crate::search::{legal_prefix, Event, NodeLimits, RootMove, Searcher, Shared};
 use crate::skill::{Skill, SKILL_MULTIPV};
 use crate::tt::TranspositionTable;
 use pychess_core::{Board, Move};
@@ -22,14 +23,8 @@ pub const MAX_THREADS: usize = 256;
 pub struct Engine {
     options: EngineOptions,
     tt: TranspositionTable,
-    /// The main thread's move-ordering statistics, carried from one search to the next.
-    tables: Option<Box<OrderingTables>>,
-}
-
-impl std::fmt::Debug for OrderingTables {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OrderingTables")
-    }
+    /// The main thread's history tables, carried from one search to the next.
+    history: Option<Box<History>>,
 }
 
 /// A search's result plus the node count (all threads), for `bench`.
@@ -45,7 +40,7 @@ impl Engine {
         Engine {
             options,
             tt,
-            tables: None,
+            history: None,
         }
     }
 
@@ -65,7 +60,7 @@ impl Engine {
     /// Forgets everything learnt (`ucinewgame`, `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.tables = None;
+        self.history = None;
     }
 
     /// Searches `root`. `history` holds the Zobrist hashes (`Board::zobrist_hash`) of the
@@ -192,7 +187,7 @@ impl Engine {
         let mut fallback = root_moves[0].mv;
         let mut ponder_fallback = None;
 
-        let tables = self.tables.take().unwrap_or_else(OrderingTables::new);
+        let tables = self.history.take().unwrap_or_else(History::new);
         let mut kept_tables = None;
         std::thread::scope(|scope| {
             for id in 1..threads {
@@ -206,7 +201,7 @@ impl Engine {
                         history,
                         moves,
                         NodeLimits::default(),
-                        OrderingTables::new(),
+                        History::new(),
                     );
                     helper.iterate(root, max_depth, 1, &mut |_, _| true);
                 });
@@ -312,9 +307,9 @@ impl Engine {
                 std::thread::sleep(Duration::from_millis(1));
             }
             shared.stop.store(true, Ordering::Relaxed);
-            kept_tables = Some(main.tables);
+            kept_tables = Some(main.history);
         });
-        self.tables = kept_tables;
+        self.history = kept_tables;
 
         let nodes = shared.total_nodes();
         let seed = root.zobrist_hash();

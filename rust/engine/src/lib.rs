@@ -9,9 +9,12 @@
 //! node-count signature) and [`search_speed`].
 //!
 //! Layout: `engine` drives one search (threads, reports, stopping rules, strength limiting
-//! through [`skill`]); `search` is the alpha-beta itself; `movepick` orders moves (SEE,
-//! MVV-LVA); `tt` is the lockless shared transposition table; `limits` turns clocks into time
-//! budgets; [`params`] holds every tunable; [`eval`] is the static evaluation.
+//! through [`skill`]); `search` is the alpha-beta itself (iterative deepening and the root
+//! in `search/mod.rs`, `negamax.rs`, `qsearch.rs`, the PV table in `pv.rs`); `movepick`
+//! orders moves (SEE, MVV-LVA, the move picker) with what `history` learns (history
+//! tables, countermoves); `tt` is the lockless shared transposition table; `limits` turns
+//! clocks into time budgets; [`params`] holds every tunable; [`eval`] is the static
+//! evaluation.
 //!
 //! Threads: `EngineOptions::threads > 1` runs Lazy SMP: helper threads search the same root
 //! with the shared table (odd helpers skipping depths), the main thread alone reports and
@@ -22,6 +25,7 @@ mod api;
 mod bench;
 mod engine;
 pub mod eval;
+mod history;
 mod limits;
 mod movepick;
 pub mod params;

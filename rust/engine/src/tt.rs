@@ -37,6 +37,22 @@ pub enum TtBound {
     Exact,
 }
 
+impl TtBound {
+    /// What a node's result `best` is, searched with the window (`alpha`, `beta`): at least
+    /// `best` when it reached beta (a move failed high), exactly `best` when it rose above
+    /// alpha, else at most `best` (every move failed low).
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> TtBound {
+        if best >= beta {
+            TtBound::Lower
+        } else if best > alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        }
+    }
+}
+
 /// One decoded entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TtEntry {
@@ -50,6 +66,19 @@ pub struct TtEntry {
     pub depth: i32,
     /// The kind of bound the score is.
     pub bound: TtBound,
+}
+
+impl TtEntry {
+    /// Does the stored score settle a search with the window (`alpha`, `beta`) without
+    /// searching (depth aside)?
+    #[inline]
+    pub fn cuts_off(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            TtBound::Exact => true,
+            TtBound::Lower => self.score >= beta,
+            TtBound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -325,5 +354,25 @@ mod tests {
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(42, 0).is_none());
+    }
+
+    #[test]
+    fn bounds_follow_the_window() {
+        // Window (10, 20): at beta or above fails high, inside is exact, at alpha fails low.
+        assert_eq!(TtBound::of(20, 10, 20), TtBound::Lower);
+        assert_eq!(TtBound::of(11, 10, 20), TtBound::Exact);
+        assert_eq!(TtBound::of(10, 10, 20), TtBound::Upper);
+        let entry = |score, bound| TtEntry {
+            best: None,
+            score,
+            eval: 0,
+            depth: 1,
+            bound,
+        };
+        assert!(entry(15, TtBound::Exact).cuts_off(10, 20));
+        assert!(entry(20, TtBound::Lower).cuts_off(10, 20));
+        assert!(!entry(19, TtBound::Lower).cuts_off(10, 20));
+        assert!(entry(10, TtBound::Upper).cuts_off(10, 20));
+        assert!(!entry(11, TtBound::Upper).cuts_off(10, 20));
     }
 }

@@ -268,7 +268,8 @@ pub fn san_error(token: &str, board: &Board, e: MoveError) -> PgnError {
             kind: ErrorKind::AmbiguousMove,
             message: format!("ambiguous san: {quoted} in {}", board.fen()),
         },
-        MoveError::Illegal { .. } => PgnError {
+        // python-chess's words, whichever reason the core gives.
+        MoveError::Illegal { .. } | MoveError::NoCastlingRook { .. } => PgnError {
             kind: ErrorKind::IllegalMove,
             message: format!("illegal san: {quoted} in {}", board.fen()),
         },

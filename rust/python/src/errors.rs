@@ -42,6 +42,7 @@ pub(crate) fn move_error(e: MoveError) -> PyErr {
         MoveError::Invalid { .. } => InvalidMoveError::new_err(message),
         MoveError::Illegal { .. }
         | MoveError::NotPseudoLegal { .. }
+        | MoveError::NoCastlingRook { .. }
         | MoveError::NoMatchingMove { .. }
         | MoveError::IllegalInLine { .. } => IllegalMoveError::new_err(message),
         MoveError::Ambiguous { .. } => AmbiguousMoveError::new_err(message),

@@ -20,6 +20,7 @@ use super::movegen::MoveList;
 use super::Board;
 use crate::attacks;
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
+use crate::UciMove;
 use std::fmt;
 use std::ops::{BitOr, BitOrAssign};
 
@@ -216,7 +217,12 @@ impl Board {
     }
 
     /// python-chess's `generate_castling_moves`: the lowest non-promoted king on the back
-    /// rank, clean rights, empty and unattacked paths (the king's own square included).
+    /// rank, clean rights, empty and unattacked paths (the king's own square included), and,
+    /// unlike python-chess, our rook on the right's square. (python-chess trusts the rights
+    /// once moves were played, even when they were written by hand afterwards, and castles
+    /// with a right whose rook is gone: it conjures a rook, or turns the piece standing there
+    /// into one, or jumps the king onto the empty square. A board must never create
+    /// material, so no such move is listed; see [`Board::missing_castling_rook`].)
     pub(super) fn any_castling(&self, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
         let us = self.turn;
         let rank = us.back_rank();
@@ -228,7 +234,8 @@ impl Board {
         };
         let king_bb = Bitboard::from_square(king);
         let occupied = self.occupied();
-        for rook in descending(self.clean_castling_rights() & backrank & to_mask) {
+        let rooks = self.clean_castling_rights() & self.pieces(us, Role::Rook);
+        for rook in descending(rooks & backrank & to_mask) {
             let rook_bb = Bitboard::from_square(rook);
             let a_side = rook < king;
             let king_to = Square::from_coords(if a_side { 2 } else { 6 }, rank);
@@ -249,6 +256,68 @@ impl Board {
             }
             list.push(Move::new(king, rook, MoveKind::Castle));
         }
+    }
+
+    /// The square of the missing rook when `uci` asks the side to move to castle with a
+    /// castling right (as written, `castling_rights`) whose square holds no rook of its own:
+    /// the king on its back rank moving onto the right's square, or two files towards it in
+    /// standard chess (`e1c1`, see [`Board::normalize_castling`]), unless that is a
+    /// pseudo-legal move as it stands. No such move is ever legal or pseudo-legal here
+    /// (python-chess would castle and create a rook); this says why, for the error that
+    /// refuses it (so it may take its time).
+    ///
+    /// ```
+    /// use pychess_core::{Bitboard, Game, Square, UciMove};
+    /// let mut game = Game::default();
+    /// game.push_uci(UciMove::parse("b1c3").unwrap()).unwrap();
+    /// game.push_uci(UciMove::parse("b8c6").unwrap()).unwrap();
+    /// // The a1 rook is taken off by hand, then the right written again.
+    /// game.edit_board(|b| {
+    ///     b.remove_piece_at(Square::parse("a1").unwrap());
+    ///     b.set_castling_rights(Bitboard::from_square(Square::parse("a1").unwrap()));
+    /// });
+    /// let castle = UciMove::parse("e1c1").unwrap();
+    /// assert_eq!(game.board().missing_castling_rook(castle), Square::parse("a1"));
+    /// ```
+    pub fn missing_castling_rook(&self, uci: UciMove) -> Option<Square> {
+        let us = self.turn;
+        let backrank = Bitboard::rank(us.back_rank());
+        let kings = self.pieces(us, Role::King) & !self.promoted & backrank;
+        // A king step onto an empty right square (Chess960) is a move of its own.
+        if uci.promotion.is_some()
+            || !kings.contains(uci.from)
+            || self.find_pseudo_legal(uci).is_some()
+        {
+            return None;
+        }
+        let missing = self.castling & backrank & !self.pieces(us, Role::Rook);
+        // King onto the right's square (`e1a1`; in Chess960 also `e8g8` with the g8 rook
+        // gone), else the standard spelling two files towards it (`e1c1`).
+        [uci.to, self.normalize_castling(uci).to]
+            .into_iter()
+            .find(|&to| missing.contains(to))
+    }
+
+    /// Castling on one side (`O-O` when `king_side`) written king-takes-rook, when the side
+    /// to move holds a right there whose rook is missing (see
+    /// [`Board::missing_castling_rook`]).
+    pub(crate) fn castling_uci_without_rook(&self, king_side: bool) -> Option<UciMove> {
+        let us = self.turn;
+        let backrank = Bitboard::rank(us.back_rank());
+        let king = (self.pieces(us, Role::King) & !self.promoted & backrank).first()?;
+        let on_side = |sq: &Square| (sq.file() > king.file()) == king_side;
+        let rights = self.castling & backrank;
+        let rooks = self.pieces(us, Role::Rook);
+        if (rights & rooks).into_iter().any(|sq| on_side(&sq)) {
+            // A right on this side has its rook: castling failed for another reason.
+            return None;
+        }
+        let rook = (rights & !rooks).into_iter().find(on_side)?;
+        Some(UciMove {
+            from: king,
+            to: rook,
+            promotion: None,
+        })
     }
 
     /// Our pieces that alone stand between `king` and an enemy slider (`_slider_blockers`).
@@ -697,6 +766,169 @@ mod tests {
         // A null move out of check is no longer regular either.
         game.push_uci(UciMove::NULL).unwrap();
         assert_eq!(game.board().status(), Status::OPPOSITE_CHECK);
+    }
+
+    /// A castling right written by hand whose rook is not on its square (issue 27): no
+    /// castling move uses it, whoever asks, and pushing one is refused with the game
+    /// unchanged. python-chess lists the move once moves were played (it trusts the rights
+    /// then) and creates a rook, or jumps the king, when it is pushed.
+    #[test]
+    fn castling_needs_its_rook() {
+        use crate::{Bitboard, Color, Game, MoveError, Square};
+        let sq = |name: &str| Square::parse(name).unwrap();
+        let uci = |text: &str| UciMove::parse(text).unwrap();
+        // (start, Chess960, moves before the edit, rook taken off, castling as pushed,
+        // castling king-takes-rook, SAN, the rook of the other side, which still castles).
+        let cases = [
+            (
+                "r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1",
+                false,
+                "a2a3 a7a6",
+                "a1",
+                "e1c1",
+                "e1a1",
+                "O-O-O",
+                "e1h1",
+            ),
+            (
+                "r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1",
+                false,
+                "a2a3 a7a6",
+                "h1",
+                "e1g1",
+                "e1h1",
+                "O-O",
+                "e1a1",
+            ),
+            (
+                "r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1",
+                false,
+                "a2a3 a7a6 h2h3",
+                "a8",
+                "e8c8",
+                "e8a8",
+                "O-O-O",
+                "e8h8",
+            ),
+            (
+                "r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1",
+                false,
+                "a2a3 a7a6 h2h3",
+                "h8",
+                "e8g8",
+                "e8h8",
+                "O-O",
+                "e8a8",
+            ),
+            (
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                true,
+                "a2a3 a7a6",
+                "b1",
+                "e1b1",
+                "e1b1",
+                "O-O-O",
+                "e1g1",
+            ),
+            (
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                true,
+                "a2a3 a7a6 h2h3",
+                "g8",
+                "e8g8",
+                "e8g8",
+                "O-O",
+                "e8b8",
+            ),
+        ];
+        for (fen, chess960, moves, gone, pushed, king_takes_rook, san, other) in cases {
+            let rights = Bitboard::from_square(sq(gone)).with(sq(&other[2..]));
+            for with_stack in [true, false] {
+                let mut game = Game::new(Board::from_fen(fen, chess960).unwrap());
+                for m in moves.split(' ') {
+                    game.push_uci(uci(m)).unwrap();
+                }
+                if !with_stack {
+                    game.clear_stack();
+                }
+                game.edit_board(|b| {
+                    b.remove_piece_at(sq(gone));
+                    b.set_castling_rights(rights);
+                });
+                let case = format!(
+                    "{gone} {} stack",
+                    if with_stack { "with" } else { "without" }
+                );
+                let board = game.board().clone();
+                let (fen_before, plies) = (board.fen(), game.moves().len());
+                assert!(!board.is_regular(), "{case}");
+                // Never listed, by any generator or reader.
+                let castles_there =
+                    |list: &[crate::Move]| list.iter().any(|m| m.is_castle() && m.to == sq(gone));
+                assert!(!castles_there(&board.legal_moves()), "{case}");
+                assert!(!castles_there(&board.pseudo_legal_moves()), "{case}");
+                assert!(
+                    !castles_there(&board.castling_moves(Bitboard::FULL, Bitboard::FULL)),
+                    "{case}"
+                );
+                assert!(!castles_there(game.legal_moves()), "{case}");
+                for text in [pushed, king_takes_rook] {
+                    assert_eq!(board.find_legal(uci(text)), None, "{case} {text}");
+                    assert_eq!(board.find_pseudo_legal(uci(text)), None, "{case} {text}");
+                    assert_eq!(game.find_legal(uci(text)), None, "{case} {text}");
+                    assert_eq!(
+                        board.missing_castling_rook(uci(text)),
+                        Some(sq(gone)),
+                        "{case}"
+                    );
+                    // Refused by every reader, naming the rook; the game is unchanged.
+                    let refused = game.push_uci(uci(text)).unwrap_err();
+                    let named = refused.naming_missing_rook(&board, uci(text));
+                    let color = board.turn();
+                    assert!(
+                        matches!(named, MoveError::NoCastlingRook { rook, color: c, .. } if rook == sq(gone) && c == color),
+                        "{case}: {named}"
+                    );
+                    let side = if color == Color::White {
+                        "white"
+                    } else {
+                        "black"
+                    };
+                    assert!(
+                        named
+                            .to_string()
+                            .ends_with(&format!("no {side} rook on {gone} to castle with")),
+                        "{named}"
+                    );
+                    let resolved = board.resolve_uci(uci(text)).unwrap_err();
+                    assert!(
+                        matches!(resolved, MoveError::NoCastlingRook { .. }),
+                        "{resolved}"
+                    );
+                    assert_eq!(
+                        (game.board().fen(), game.moves().len()),
+                        (fen_before.clone(), plies)
+                    );
+                }
+                let by_san = board.parse_san(san).unwrap_err();
+                assert!(
+                    matches!(by_san, MoveError::NoCastlingRook { .. }),
+                    "{case}: {by_san}"
+                );
+                // The other side's right still has its rook and castles.
+                let other_castle = board
+                    .find_legal(uci(other))
+                    .unwrap_or_else(|| panic!("{case}: no castling {other} in {}", board.fen()));
+                assert!(other_castle.is_castle(), "{case}");
+                assert_eq!(board.missing_castling_rook(uci(other)), None);
+                // status() is python-chess's: moves played, the rights are trusted as written.
+                assert_eq!(
+                    board.status().contains(Status::BAD_CASTLING_RIGHTS),
+                    !with_stack,
+                    "{case}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -152,8 +152,10 @@ impl Board {
                     role: Role::Rook,
                 };
                 self.remove(m.from, mover);
-                // On a regular board our rook; after edits python-chess may castle with a
-                // right whose rook is gone, and removes whatever is there.
+                // Our rook: no castling move is listed without one (python-chess's would
+                // castle with a right whose rook is gone after edits; see `any_castling`).
+                // Whatever stands there is removed, so that a caller breaking the contract
+                // of `play_unchecked` cannot leave two pieces on one square.
                 if let Some(piece) = self.piece_at(m.to) {
                     self.remove(m.to, piece);
                 }

@@ -56,6 +56,24 @@ impl MoveList {
         }
     }
 
+    /// The moves, in generation order, to reorder in place (a search sorting its moves by
+    /// score, say).
+    ///
+    /// ```
+    /// use pychess_core::Board;
+    /// let mut moves = Board::default().legal_moves();
+    /// moves.as_mut_slice().reverse();
+    /// assert_eq!(moves[19], Board::default().legal_moves()[0]);
+    /// ```
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        if self.spilled.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.spilled
+        }
+    }
+
     /// How many moves.
     #[inline]
     pub fn len(&self) -> usize {

@@ -144,6 +144,8 @@ pub enum Reason {
         /// True for `O-O`.
         king_side: bool,
     },
+    /// Castling with a right whose rook is not on its square (written by hand).
+    NoCastlingRook(Square),
     /// Castling while in check.
     CastleOutOfCheck,
     /// Castling with a piece between king and rook (or on their targets).
@@ -230,6 +232,9 @@ impl fmt::Display for Reason {
                 "you can no longer castle on the {} (king or rook has moved)",
                 side_name(king_side)
             ),
+            Reason::NoCastlingRook(sq) => {
+                write!(f, "there is no rook of yours on {sq} to castle with")
+            }
             Reason::CastleOutOfCheck => write!(f, "you cannot castle out of check"),
             Reason::CastlingBlocked(sq) => {
                 write!(f, "the piece on {sq} stands between king and rook")
@@ -498,6 +503,9 @@ impl Board {
         let Some(rook) = rook else {
             return Some(Reason::NoCastlingRights { king_side });
         };
+        if !self.pieces(us, Role::Rook).contains(rook) {
+            return Some(Reason::NoCastlingRook(rook));
+        }
         if self.is_check() {
             return Some(Reason::CastleOutOfCheck);
         }
@@ -804,6 +812,16 @@ mod tests {
             why(no_rights, "0-0"),
             "0-0 is illegal: you can no longer castle on the king side (king or rook has moved)"
         );
+        // A right written without its rook (the FEN keeps it; castling cannot use it).
+        let no_rook = "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1";
+        assert_eq!(
+            why(no_rook, "O-O-O"),
+            "O-O-O is illegal: there is no rook of yours on a1 to castle with"
+        );
+        assert_eq!(
+            why(no_rook, "e1c1"),
+            "e1c1 is illegal: there is no rook of yours on a1 to castle with"
+        );
         let through = "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1";
         assert_eq!(
             why(through, "O-O"),
@@ -984,6 +1002,7 @@ mod tests {
                         | Reason::Pinned(..)
                         | Reason::ExposesKing => assert!(reachable, "{why} in {fen}"),
                         Reason::NoCastlingRights { .. }
+                        | Reason::NoCastlingRook(_)
                         | Reason::CastleOutOfCheck
                         | Reason::CastlingBlocked(_)
                         | Reason::CastleThroughCheck(_) => {

@@ -271,7 +271,10 @@ impl Board {
                     .copied()
                     .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == king_side)
                     .map(Some)
-                    .ok_or_else(illegal);
+                    .ok_or_else(|| match self.castling_uci_without_rook(king_side) {
+                        Some(uci) => illegal().naming_missing_rook(self, uci),
+                        None => illegal(),
+                    });
             }
             San::Normal {
                 role,

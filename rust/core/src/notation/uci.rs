@@ -268,9 +268,12 @@ impl Board {
     /// The legal move for a UCI move given to `push`/`parse_uci` (castling spelled either way).
     pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
         self.find_legal(self.normalize_castling(uci))
-            .ok_or_else(|| MoveError::Illegal {
-                text: uci.to_string(),
-                fen: self.fen(),
+            .ok_or_else(|| {
+                MoveError::Illegal {
+                    text: uci.to_string(),
+                    fen: self.fen(),
+                }
+                .naming_missing_rook(self, uci)
             })
     }
 }

@@ -23,23 +23,33 @@ impl Board {
     /// (drops included) raises `IllegalMoveError`.
     pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let uci = move_arg(r#move)?;
+        let Err(error) = self.game_mut(r#move.py()).push_uci(uci) else {
+            return Ok(());
+        };
         // Drops and moves from a square to itself reach the core as moves no board has; the
         // error names the move as the caller wrote it.
-        self.game_mut(r#move.py())
-            .push_uci(uci)
-            .map_err(|error| match error {
-                MoveError::NotPseudoLegal { fen, text } => move_error(MoveError::NotPseudoLegal {
-                    text: r#move.str().map_or(text, |s| s.to_string()),
-                    fen,
-                }),
-                other => move_error(other),
-            })?;
-        Ok(())
+        let error = match error {
+            MoveError::NotPseudoLegal { fen, text } => MoveError::NotPseudoLegal {
+                text: r#move.str().map_or(text, |s| s.to_string()),
+                fen,
+            },
+            other => other,
+        };
+        Err(self.refusal(uci, error))
+    }
+
+    /// The exception refusing `uci` here: the core's `error`, naming the missing rook when
+    /// `uci` castles with a right whose rook is gone.
+    pub(super) fn refusal(&self, uci: UciMove, error: MoveError) -> PyErr {
+        move_error(error.naming_missing_rook(self.board(), uci))
     }
 
     /// The legal move (or null move) a `Move` argument stands for.
     fn resolve_arg(&self, r#move: &Bound<'_, PyAny>) -> PyResult<CoreMove> {
-        self.game.resolve_uci(move_arg(r#move)?).map_err(move_error)
+        let uci = move_arg(r#move)?;
+        self.game
+            .resolve_uci(uci)
+            .map_err(|error| self.refusal(uci, error))
     }
 
     /// Plays `m` and returns how it is shown (as a `Move`).
@@ -94,7 +104,10 @@ impl Board {
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
         let parsed = board_uci_arg(uci, self.board())?;
-        let m = self.game.resolve_uci(parsed).map_err(move_error)?;
+        let m = self
+            .game
+            .resolve_uci(parsed)
+            .map_err(|error| self.refusal(parsed, error))?;
         Ok(self.play_shown(py, m))
     }
 
@@ -111,7 +124,10 @@ impl Board {
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn parse_uci(&self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
         let parsed = board_uci_arg(uci, self.board())?;
-        let m = self.game.resolve_uci(parsed).map_err(move_error)?;
+        let m = self
+            .game
+            .resolve_uci(parsed)
+            .map_err(|error| self.refusal(parsed, error))?;
         Ok(self.py_move(py, m))
     }
 

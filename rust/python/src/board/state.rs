@@ -2,7 +2,6 @@
 
 use super::{Board, BB_ALL};
 use crate::convert::{color_arg, move_arg, piece_arg, square_arg};
-use crate::errors::move_error;
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::squareset::SquareSet;
@@ -359,10 +358,11 @@ impl Board {
             Err(_) => board
                 .find_pseudo_legal(board.normalize_castling(uci))
                 .ok_or_else(|| {
-                    move_error(MoveError::NotPseudoLegal {
+                    let error = MoveError::NotPseudoLegal {
                         text: r#move.str().map_or(uci.to_string(), |s| s.to_string()),
                         fen: board.fen(),
-                    })
+                    };
+                    self.refusal(uci, error)
                 })?,
         };
         Ok(board.zobrist_hash_after(m))
