@@ -48,7 +48,7 @@ impl PolyglotBook {
                 m.into_bound(py),
             ],
         )?;
-        Ok(self.make_entry.call1(py, (row,))?)
+        self.make_entry.call1(py, (row,))
     }
 
     /// An entry read by index, its move as the book writes it.
