@@ -166,7 +166,7 @@ class MemoryMappedReader:
     """
 
     def __init__(self, filename: StrOrBytesPath) -> None:
-        self._book = _core.PolyglotBook(filename, Entry._make)
+        self._book = _core.PolyglotBook(filename, Entry)
 
     def __enter__(self) -> MemoryMappedReader:
         return self
@@ -224,7 +224,9 @@ class MemoryMappedReader:
         Zobrist key (every entry, moves as written), in book order, with a weight of at least
         ``minimum_weight`` and a move not in ``exclude_moves``.
         """
-        found: list[Entry] = self._book.find_all(_position(board), minimum_weight, exclude_moves)
+        # An exact Board goes straight through (the common case, kept cheap).
+        position = board if type(board) is Board else _position(board)
+        found: list[Entry] = self._book.find_all(position, minimum_weight, exclude_moves)
         return iter(found)
 
     def find(

@@ -22,8 +22,10 @@ use std::sync::{Arc, RwLock};
 pub struct PolyglotBook {
     /// `None` once closed.
     book: RwLock<Option<Arc<Book>>>,
-    /// `Entry._make`: builds an `Entry` from a 5-tuple.
-    make_entry: Py<PyAny>,
+    /// The `Entry` class (a named tuple) and `tuple.__new__`, which builds one from a
+    /// 5-tuple (a third of the time of the class's own `_make`, a Python function).
+    entry_type: Py<PyAny>,
+    tuple_new: Py<PyAny>,
 }
 
 /// The answer of a lookup: entries as the book holds them, each with its move value.
@@ -38,17 +40,28 @@ impl PolyglotBook {
     }
 
     fn entry_object(&self, py: Python<'_>, entry: Entry, m: Py<PyAny>) -> PyResult<Py<PyAny>> {
+        self.entry_with_key(py, entry.key.into_pyobject(py)?.into_any(), entry, m)
+    }
+
+    /// An `Entry` whose key object is given (a position's entries share one).
+    fn entry_with_key(
+        &self,
+        py: Python<'_>,
+        key: Bound<'_, PyAny>,
+        entry: Entry,
+        m: Py<PyAny>,
+    ) -> PyResult<Py<PyAny>> {
         let row = PyTuple::new(
             py,
             [
-                entry.key.into_pyobject(py)?.into_any(),
+                key,
                 entry.raw_move.into_pyobject(py)?.into_any(),
                 entry.weight.into_pyobject(py)?.into_any(),
                 entry.learn.into_pyobject(py)?.into_any(),
                 m.into_bound(py),
             ],
         )?;
-        self.make_entry.call1(py, (row,))
+        self.tuple_new.call1(py, (&self.entry_type, row))
     }
 
     /// An entry read by index, its move as the book writes it.
@@ -57,7 +70,12 @@ impl PolyglotBook {
         self.entry_object(py, entry, from_value(py, m)?.into_any())
     }
 
+    /// The entries of one lookup (all of one key).
     fn objects(&self, py: Python<'_>, found: Found, on_board: bool) -> PyResult<Vec<Py<PyAny>>> {
+        let Some((first, _)) = found.first() else {
+            return Ok(Vec::new());
+        };
+        let key = first.key.into_pyobject(py)?.into_any();
         found
             .into_iter()
             .map(|(entry, m)| {
@@ -67,7 +85,7 @@ impl PolyglotBook {
                 } else {
                     from_value(py, m)?.into_any()
                 };
-                self.entry_object(py, entry, m)
+                self.entry_with_key(py, key.clone(), entry, m)
             })
             .collect()
     }
@@ -107,6 +125,9 @@ fn unknown_piece(err: UnknownPiece) -> PyErr {
 /// `minimum_weight` as a bound on u16 weights: at most 65536 (which nothing reaches), at
 /// least 0.
 fn weight_floor(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if let Ok(weight) = value.extract::<i64>() {
+        return Ok(weight.clamp(0, 65536) as u32);
+    }
     let zero = 0i32.into_pyobject(value.py())?;
     if value.le(&zero)? {
         return Ok(0);
@@ -151,12 +172,12 @@ fn call_randint(randint: &Bound<'_, PyAny>, low: u64, high: u64) -> PyResult<u64
 #[pymethods]
 impl PolyglotBook {
     /// Maps the book at ``filename`` (a path as ``str``, ``bytes`` or ``os.PathLike``);
-    /// ``make_entry`` builds an entry object from its 5-tuple.
+    /// entries are made instances of ``entry_type``, a named tuple of five fields.
     ///
     /// :raises: :exc:`OSError` if the file cannot be opened or its size is not a multiple of
     ///     16 bytes.
     #[new]
-    fn new(filename: &Bound<'_, PyAny>, make_entry: Py<PyAny>) -> PyResult<PolyglotBook> {
+    fn new(filename: &Bound<'_, PyAny>, entry_type: Py<PyAny>) -> PyResult<PolyglotBook> {
         let py = filename.py();
         let path: PathBuf = py
             .import("os")?
@@ -173,7 +194,8 @@ impl PolyglotBook {
         })?;
         Ok(PolyglotBook {
             book: RwLock::new(Some(Arc::new(book))),
-            make_entry,
+            entry_type,
+            tuple_new: py.get_type::<PyTuple>().getattr("__new__")?.unbind(),
         })
     }
 
