@@ -2,6 +2,7 @@
 //! sorted entries) and by position (python-chess's `find_all`: castling mapped to the
 //! king's move outside Chess960, excluded and illegal moves skipped).
 
+use crate::choice::{choose_weighted, SeededRandom};
 use crate::entry::{Entry, UnknownPiece, ENTRY_SIZE};
 use pychess_core::{Board, Move, UciMove};
 use std::fmt;
@@ -204,6 +205,20 @@ impl Book {
             })
             .collect()
     }
+
+    /// A move for `board` chosen in proportion to the weights (python-chess's
+    /// `weighted_choice`) with a seeded source: what an engine playing from the book plays,
+    /// the same again for the same seed. `None` when the book has no entry of weight 1 or
+    /// more for the position.
+    pub fn weighted_move(&self, board: &Board, random: &mut SeededRandom) -> Option<BookMove> {
+        let found = self.find_all(board, 1, &[]);
+        let weights: Vec<u16> = found.iter().map(|m| m.entry.weight).collect();
+        let chosen = choose_weighted(&weights, |low, high| {
+            Ok::<u64, std::convert::Infallible>(random.randint(low, high))
+        })
+        .unwrap_or_else(|never| match never {})?;
+        Some(found[chosen])
+    }
 }
 
 /// Maps `file` read-only, and tells the system the reads will be random (binary search).
@@ -377,6 +392,46 @@ mod tests {
             Err(BookError::Size { len: 20 })
         ));
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn weighted_moves_follow_the_weights_and_the_seed() {
+        let start = Board::default();
+        let book = Book::from_bytes(
+            [
+                entry(&start, "e2e4", 3),
+                entry(&start, "d2d4", 1),
+                entry(&start, "c2c4", 0),
+            ]
+            .iter()
+            .flat_map(|e| e.to_bytes())
+            .collect(),
+        )
+        .unwrap();
+        let play = |seed: u64| -> Vec<String> {
+            let mut random = SeededRandom::new(seed);
+            (0..400)
+                .map(|_| {
+                    book.weighted_move(&start, &mut random)
+                        .unwrap()
+                        .uci
+                        .to_string()
+                })
+                .collect()
+        };
+        let moves = play(11);
+        assert_eq!(moves, play(11));
+        assert_ne!(moves, play(12));
+        let e4 = moves.iter().filter(|m| *m == "e2e4").count();
+        assert!(
+            (250..350).contains(&e4),
+            "{e4} of 400 e2e4, expected about 300"
+        );
+        assert!(moves.iter().all(|m| m == "e2e4" || m == "d2d4"));
+        let out = Board::from_fen(CASTLING, false).unwrap();
+        assert!(book
+            .weighted_move(&out, &mut SeededRandom::new(1))
+            .is_none());
     }
 
     #[test]
