@@ -381,7 +381,10 @@ mod tests {
         if Path::new("/dev/null").exists() {
             assert_eq!(Book::open("/dev/null").unwrap().len(), 0);
         }
-        assert!(Book::open(std::env::temp_dir()).unwrap().is_empty());
+        // A directory, where it opens at all (Unix): nothing to map.
+        if let Ok(book) = Book::open(std::env::temp_dir()) {
+            assert!(book.is_empty());
+        }
         let missing = Book::open("/nonexistent/book.bin").err().unwrap();
         assert!(matches!(missing, BookError::Io(ref e) if e.kind() == io::ErrorKind::NotFound));
         let path =
