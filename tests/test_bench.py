@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from benchsuite import cli, encode, env, fen, micro, perft, pgn, python_level, search
+from benchsuite import book, cli, encode, env, fen, micro, perft, pgn, python_level, search
 from benchsuite.config import KIWIPETE, PERFT_COUNTS, STARTPOS, Context, Sizes
 from benchsuite.peers import load_impls
 from benchsuite.report import Row, render, render_rows, set_ratios
@@ -221,6 +221,20 @@ def test_pgn_rows(impls: list) -> None:
     assert bulk.seconds is not None and bulk.note.endswith("MB/s")
 
 
+def test_book_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rows = book.rows(context(impls))
+    if book.book_path().is_file():
+        by_impl = {r.impl: r for r in rows}
+        assert by_impl["python-chess"].ratio_ref == "(ref)"
+        assert by_impl["pychess-rs"].seconds is not None and not by_impl["pychess-rs"].note
+        assert rows[0].workload == "book lookups (find_all, 20 positions)"
+    # Without the cached book, each row says where it was looked for.
+    monkeypatch.setenv("PYCHESS_RS_PYTHON_CHESS_SUITE", str(tmp_path))
+    missing = book.rows(context(impls))
+    assert [r.impl for r in missing] == ["python-chess", "pychess-rs"]
+    assert all(r.seconds is None and "book not cached" in r.note for r in missing)
+
+
 def test_encode_rows() -> None:
     pytest.importorskip("numpy")
     rows = encode.measure(batch=8, repeat=1, quick=True)
@@ -280,6 +294,7 @@ def test_workload_names_are_the_sections() -> None:
         "random-games",
         "fen-legal",
         "pgn",
+        "book",
         "encode",
         "env",
         "micro",

@@ -39,6 +39,9 @@ DROP_IN_CASES = (
 #: The PGN reader and writer (issue 12), whose test case needs the drop-in Board and Move.
 PGN_CASES = ("PgnTestCase",)
 
+#: Polyglot opening books (issue 22), read from the suite's data/polyglot/*.bin.
+POLYGLOT_CASES = ("PolyglotTestCase",)
+
 #: Tests that exercise chess variants, which pychess-rs does not implement.
 NEEDS_VARIANTS = {
     "BoardTestCase.test_insufficient_material": (
@@ -152,6 +155,11 @@ def test_python_chess_pgn(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None
     _run_one(test_id, monkeypatch)
 
 
+@pytest.mark.parametrize("test_id", _test_ids(POLYGLOT_CASES))
+def test_python_chess_polyglot(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _run_one(test_id, monkeypatch)
+
+
 def test_the_suite_loaded_against_pychess_rs() -> None:
     """The harness itself: ``chess`` inside test.py is pychess_rs, outside it is the oracle."""
     chess_in_suite: Any = TEST_MODULE.chess
@@ -160,3 +168,5 @@ def test_the_suite_loaded_against_pychess_rs() -> None:
 
     assert chess.Board is not pychess_rs.Board
     assert len(_test_ids(DROP_IN_CASES)) > 100
+    assert TEST_MODULE.chess.polyglot is pychess_rs.polyglot
+    assert len(_test_ids(POLYGLOT_CASES)) == 12

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark pychess-rs against Stockfish and against python-chess and its peers.
 
-Workloads: native-perft, search-speed, python-perft, random-games, fen-legal, pgn, encode,
-env, micro; each is documented in its module of the package ``tools/benchsuite/``. Run
+Workloads: native-perft, search-speed, python-perft, random-games, fen-legal, pgn, book,
+encode, env, micro; each is documented in its module of the package ``tools/benchsuite/``. Run
 ``tools/bench.py --help`` for the options (``--quick``, ``--only``, ``--markdown``,
 ``--repeat N``, ``--stockfish PATH``, ``--time-wrong``).
 """

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import encode, env, fen, micro, perft, pgn, python_level, search
+from . import book, encode, env, fen, micro, perft, pgn, python_level, search
 from .config import FULL, QUICK, Context
 from .peers import load_impls
 from .report import Row, log, machine_line, render_rows
@@ -20,6 +20,8 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "random-games": python_level.random_games_rows,
     "fen-legal": fen.rows,
     "pgn": pgn.rows,
+    # Polyglot opening-book lookups against python-chess's chess.polyglot.
+    "book": book.rows,
     "encode": encode.rows,
     # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
     "env": env.rows,

@@ -22,7 +22,9 @@ mod outcome;
 pub mod perft;
 mod types;
 
-pub use board::{Board, DiagramStyle, MoveList, PositionError, Setup, Status};
+pub use board::{
+    Board, DiagramStyle, MoveList, PositionError, Setup, Status, ZobristParts, POLYGLOT_KEYS,
+};
 pub use error::{FenError, FenErrorKind, MoveError};
 pub use game::Game;
 pub use notation::{parse_fen, EpMode, San, UciMove};

@@ -12,6 +12,7 @@ mod moves;
 mod perft;
 mod pgn;
 mod piece;
+mod polyglot;
 mod position;
 mod search;
 mod squareset;
@@ -64,6 +65,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pgn::read_game_text, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::pgn_game_end, m)?)?;
     m.add_function(wrap_pyfunction!(pgn::pgn_next_game_start, m)?)?;
+    m.add_class::<polyglot::PolyglotBook>()?;
+    m.add_class::<polyglot::ZobristTable>()?;
+    m.add(
+        "POLYGLOT_RANDOM_ARRAY",
+        pychess_core::POLYGLOT_KEYS.to_vec(),
+    )?;
     encode::register(m)?;
     Ok(())
 }

@@ -101,6 +101,19 @@ impl Move {
         m
     }
 
+    /// The move as the core's move value, drops included (`UciMove::from_drop`); a move
+    /// from a square to itself keeps its squares. What a book's moves are compared with.
+    pub(crate) fn value(&self) -> UciMove {
+        match self.drop {
+            Some(role) => UciMove::from_drop(UciDrop { role, to: self.to }),
+            None => UciMove {
+                from: self.from,
+                to: self.to,
+                promotion: self.promotion,
+            },
+        }
+    }
+
     /// What identifies the move: python-chess compares and hashes these four fields.
     fn key(&self) -> (Square, Square, Option<Role>, Option<Role>) {
         (self.from, self.to, self.promotion, self.drop)
@@ -196,6 +209,18 @@ pub(crate) fn interned(py: Python<'_>, uci: UciMove) -> &'static Py<Move> {
         let m = Move::build(py, uci.from, uci.to, uci.promotion, None);
         Py::new(py, m).expect("allocating a Move")
     })
+}
+
+/// The `Move` for a move value that may also be a drop (`UciMove::from_drop`) or a move
+/// from a square to itself, as a Polyglot book may hold (python-chess reads those too).
+pub(crate) fn from_value(py: Python<'_>, uci: UciMove) -> PyResult<Py<Move>> {
+    if let Some(drop) = uci.as_drop() {
+        return Py::new(py, Move::build(py, drop.to, drop.to, None, Some(drop.role)));
+    }
+    if uci.from == uci.to && uci.from.index() != 0 {
+        return Py::new(py, Move::build(py, uci.from, uci.to, None, None));
+    }
+    Ok(intern(py, uci))
 }
 
 #[pymethods]

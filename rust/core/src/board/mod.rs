@@ -23,7 +23,9 @@ mod zobrist;
 pub use any_position::Status;
 pub use display::DiagramStyle;
 pub use movegen::MoveList;
+pub use polyglot_keys::POLYGLOT_KEYS;
 pub use validate::{PositionError, Setup};
+pub use zobrist::ZobristParts;
 
 use crate::attacks;
 use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};

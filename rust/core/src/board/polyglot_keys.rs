@@ -4,7 +4,8 @@
 //! kind is `2 * (role - 1) + is_white`), 4 castling keys (K, Q, k, q), 8 en-passant file
 //! keys, and the key XORed in when White is to move.
 
-pub(crate) static POLYGLOT_KEYS: [u64; 781] = [
+/// The table itself (python-chess's `POLYGLOT_RANDOM_ARRAY`), in the layout above.
+pub static POLYGLOT_KEYS: [u64; 781] = [
     0x9d39247e33776d41,
     0x2af7398005aaa5c7,
     0x44db015024623547,

@@ -12,6 +12,9 @@
 //! piece-and-turn part follows the move's few changed squares, and the castling part stays
 //! the same unless the move touches a king or a castling rook, in which case the key is taken
 //! from the played position (at most one king move or rook move per position does).
+//!
+//! [`Board::zobrist_parts`] computes the same key from any table laid out like Polyglot's,
+//! part by part (python-chess's `ZobristHasher` with an array of its own).
 
 use super::polyglot_keys::POLYGLOT_KEYS;
 use super::Board;
@@ -49,17 +52,71 @@ static CASTLING_SQUARE_KEYS: [u64; 64] = {
     keys
 };
 
+/// The four parts of a Polyglot-style key, each from the table given to
+/// [`Board::zobrist_parts`]; their XOR is the key.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ZobristParts {
+    /// The pieces: one key per piece and square (`64 * kind + square`).
+    pub pieces: u64,
+    /// The castling rights, one key per side that keeps one (K, Q, k, q).
+    pub castling: u64,
+    /// The en-passant file, when a pawn of the side to move stands ready to take there.
+    pub ep: u64,
+    /// The key XORed in while White is to move.
+    pub turn: u64,
+}
+
+impl ZobristParts {
+    /// The key: the XOR of the parts.
+    pub fn key(self) -> u64 {
+        self.pieces ^ self.castling ^ self.ep ^ self.turn
+    }
+}
+
 impl Board {
     /// The Polyglot Zobrist hash, equal to python-chess's `chess.polyglot.zobrist_hash`.
     pub fn zobrist_hash(&self) -> u64 {
-        let mut key = self.piece_key ^ self.polyglot_castling_key();
-        // python-chess's truth test skips an en-passant square of index 0.
-        if let Some(ep) = self.ep_square.filter(|sq| sq.index() != 0) {
-            if self.ep_capturers(ep).nonempty() {
-                key ^= ep_file_key(ep);
+        let ep = self
+            .polyglot_ep_file()
+            .map_or(0, |file| POLYGLOT_KEYS[772 + file]);
+        self.piece_key ^ self.polyglot_castling_key(&POLYGLOT_KEYS) ^ ep
+    }
+
+    /// The key's parts from `keys`, a table laid out like [`crate::POLYGLOT_KEYS`] (768
+    /// piece-square keys, 4 castling keys, 8 en-passant files, the turn). With that table
+    /// their XOR is [`Board::zobrist_hash`].
+    ///
+    /// ```
+    /// use pychess_core::{Board, POLYGLOT_KEYS};
+    /// let board = Board::default();
+    /// assert_eq!(board.zobrist_parts(&POLYGLOT_KEYS).key(), board.zobrist_hash());
+    /// ```
+    pub fn zobrist_parts(&self, keys: &[u64; 781]) -> ZobristParts {
+        let mut pieces = 0;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let kind = 2 * role.index() + usize::from(color.is_white());
+                for sq in self.pieces(color, role) {
+                    pieces ^= keys[64 * kind + sq.index()];
+                }
             }
         }
-        key
+        ZobristParts {
+            pieces,
+            castling: self.polyglot_castling_key(keys),
+            ep: self.polyglot_ep_file().map_or(0, |file| keys[772 + file]),
+            turn: if self.turn.is_white() { keys[780] } else { 0 },
+        }
+    }
+
+    /// The file the Polyglot key hashes for en passant: the en-passant square's, when a pawn
+    /// of the side to move stands next to it (legality of the capture not considered).
+    fn polyglot_ep_file(&self) -> Option<usize> {
+        // python-chess's truth test skips an en-passant square of index 0.
+        let ep = self.ep_square.filter(|sq| sq.index() != 0)?;
+        self.ep_capturers(ep)
+            .nonempty()
+            .then_some(ep.file() as usize)
     }
 
     /// The Polyglot key of the position after `m`, equal to `self.after(m).zobrist_hash()`
@@ -82,7 +139,8 @@ impl Board {
         let us = self.turn;
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
-        let mut key = self.piece_key ^ WHITE_TO_MOVE_KEY ^ self.polyglot_castling_key();
+        let mut key =
+            self.piece_key ^ WHITE_TO_MOVE_KEY ^ self.polyglot_castling_key(&POLYGLOT_KEYS);
         key ^= piece_square_key(mover, m.from);
         match m.kind {
             MoveKind::EnPassant => {
@@ -121,17 +179,17 @@ impl Board {
         key
     }
 
-    /// The castling part of the Polyglot key: one key per side that keeps a right.
-    fn polyglot_castling_key(&self) -> u64 {
+    /// The castling part of the Polyglot key: one key of `keys` per side that keeps a right.
+    fn polyglot_castling_key(&self, keys: &[u64; 781]) -> u64 {
         let mut key = 0;
         for color in Color::ALL {
             let (king_side, queen_side) = self.castling_sides(color);
             let base = if color.is_white() { 768 } else { 770 };
             if king_side {
-                key ^= POLYGLOT_KEYS[base];
+                key ^= keys[base];
             }
             if queen_side {
-                key ^= POLYGLOT_KEYS[base + 1];
+                key ^= keys[base + 1];
             }
         }
         key
@@ -178,8 +236,15 @@ impl Board {
 mod tests {
     use crate::{Board, Move};
 
-    /// The key after each move equals the key of the played position.
+    /// The key after each move equals the key of the played position, and the parts from
+    /// the Polyglot table add up to the key.
     fn check_walk(board: &Board, depth: u32, checked: &mut u64) {
+        assert_eq!(
+            board.zobrist_parts(&crate::POLYGLOT_KEYS).key(),
+            board.zobrist_hash(),
+            "{}",
+            board.fen()
+        );
         let mut moves: Vec<Move> = board.pseudo_legal_moves().iter().copied().collect();
         moves.push(Move::NULL);
         for m in moves {
@@ -236,6 +301,33 @@ mod tests {
             check_walk(&board, 2, &mut checked);
         }
         assert!(checked > 100_000, "only {checked} moves checked");
+    }
+
+    /// Each part reads its own slots of the table: a table with one distinct value per slot
+    /// shows which slots a position hashes.
+    #[test]
+    fn parts_read_their_slots_of_any_table() {
+        let mut keys = [0u64; 781];
+        for (i, key) in keys.iter_mut().enumerate() {
+            *key = (i as u64 + 1) << 20;
+        }
+        let slot = |i: usize| (i as u64 + 1) << 20;
+        // Black to move, White keeps O-O, a black pawn on d4 next to the e3 square.
+        let board = Board::from_fen("4k3/8/8/8/3pP3/8/8/4K2R b K e3 0 1", false).unwrap();
+        let parts = board.zobrist_parts(&keys);
+        assert_eq!(parts.turn, 0);
+        assert_eq!(parts.castling, slot(768));
+        assert_eq!(parts.ep, slot(772 + 4));
+        // Kind = 2 * (role - 1) + is_white: black pawn 0, white pawn 1, white rook 7, ...
+        let expected = slot(64 * 10 + 60) // black king e8
+            ^ slot(64 * 11 + 4) // white king e1
+            ^ slot(64 * 7 + 7) // white rook h1
+            ^ slot(27) // black pawn d4
+            ^ slot(64 + 28); // white pawn e4
+        assert_eq!(parts.pieces, expected);
+        let white = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+        assert_eq!(white.zobrist_parts(&keys).turn, slot(780));
+        assert_eq!(white.zobrist_parts(&keys).ep, 0);
     }
 
     /// Boards that are not regular (edited positions) take the general path.

@@ -265,6 +265,39 @@ impl Board {
         }
     }
 
+    /// python-chess's `_from_chess960`, the reverse of [`Board::normalize_castling`]: outside
+    /// Chess960, king-takes-rook from e1/e8 to a corner (`e1h1`, `e8a8`) with a king (of
+    /// either colour) on e1/e8 becomes the king's move (`e1g1`, `e8c8`). Everything else,
+    /// and everything in Chess960, stays as it is. Polyglot books write castling the first
+    /// way; python-chess shows it the second.
+    ///
+    /// ```
+    /// use pychess_core::{Board, UciMove};
+    /// let board = Board::default();
+    /// let castle = UciMove::parse("e1h1").unwrap();
+    /// assert_eq!(board.castling_from_chess960(castle).to_string(), "e1g1");
+    /// ```
+    pub fn castling_from_chess960(&self, uci: UciMove) -> UciMove {
+        if self.is_chess960() || uci.promotion.is_some() || uci.from.file() != 4 {
+            return uci;
+        }
+        let rank = uci.from.rank();
+        let on_back_rank = (rank == 0 || rank == 7) && uci.to.rank() == rank;
+        if !on_back_rank || self.role_at(uci.from) != Some(Role::King) {
+            return uci;
+        }
+        let king_file = match uci.to.file() {
+            7 => 6,
+            0 => 2,
+            _ => return uci,
+        };
+        UciMove {
+            from: uci.from,
+            to: Square::from_coords(king_file, rank),
+            promotion: None,
+        }
+    }
+
     /// The legal move for a UCI move given to `push`/`parse_uci` (castling spelled either way).
     pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
         self.find_legal(self.normalize_castling(uci))
@@ -306,6 +339,34 @@ mod tests {
             .find_move(sq("e1"), sq("h1"), None)
             .unwrap()
             .is_castle());
+    }
+
+    #[test]
+    fn castling_from_chess960_maps_corners_to_king_moves() {
+        let mapped = |fen: &str, chess960: bool, uci: &str| {
+            let board = Board::from_fen(fen, chess960).unwrap();
+            board
+                .castling_from_chess960(UciMove::parse(uci).unwrap())
+                .to_string()
+        };
+        let start = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(mapped(start, false, "e1h1"), "e1g1");
+        assert_eq!(mapped(start, false, "e1a1"), "e1c1");
+        assert_eq!(mapped(start, false, "e8h8"), "e8g8");
+        assert_eq!(mapped(start, false, "e8a8"), "e8c8");
+        // Chess960 keeps king-takes-rook; other squares and promotions are left alone.
+        assert_eq!(mapped(start, true, "e1h1"), "e1h1");
+        assert_eq!(mapped(start, false, "e1f1"), "e1f1");
+        assert_eq!(mapped(start, false, "a1a8"), "a1a8");
+        // Only with a king on e1/e8 (either colour: python-chess looks at any king).
+        assert_eq!(
+            mapped("4k3/8/8/8/8/8/8/R3R1K1 w - - 0 1", false, "e1a1"),
+            "e1a1"
+        );
+        assert_eq!(
+            mapped("8/8/8/8/8/8/8/R3k1K1 b - - 0 1", false, "e1a1"),
+            "e1c1"
+        );
     }
 
     #[test]
