@@ -11,7 +11,9 @@
 //! Layout: `engine` drives one search (threads, reports, stopping rules, strength limiting
 //! through [`skill`]); `search` is the alpha-beta itself; `movepick` orders moves (SEE,
 //! MVV-LVA); `tt` is the lockless shared transposition table; `limits` turns clocks into time
-//! budgets; [`params`] holds every tunable; [`eval`] is the static evaluation.
+//! budgets; [`params`] holds every tunable; [`eval`] is the static evaluation; [`options`]
+//! declares the options front ends offer (names, ranges, defaults, the check) and
+//! `searchable` the positions a search accepts ([`check_searchable`]).
 //!
 //! Threads: `EngineOptions::threads > 1` runs Lazy SMP: helper threads search the same root
 //! with the shared table (odd helpers skipping depths), the main thread alone reports and
@@ -24,8 +26,10 @@ mod engine;
 pub mod eval;
 mod limits;
 mod movepick;
+pub mod options;
 pub mod params;
 mod search;
+mod searchable;
 pub mod skill;
 mod tt;
 
@@ -34,3 +38,7 @@ pub use api::{
 };
 pub use bench::{bench, search_speed, BenchResult, BENCH_FENS};
 pub use engine::{Engine, MAX_THREADS};
+pub use options::{
+    find_option, find_uci_option, EngineOption, OptionError, UciOption, ENGINE_OPTIONS, UCI_OPTIONS,
+};
+pub use searchable::{check_searchable, Unsearchable};
