@@ -27,7 +27,7 @@ pub(crate) use fast::install_fast_methods;
 pub(crate) use shadows::install_members;
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 
-use crate::errors::fen_error;
+use crate::errors::Result;
 use crate::moves::{intern, Move};
 use pychess_core::{Board as CoreBoard, Game, Move as CoreMove};
 use pyo3::prelude::*;
@@ -53,10 +53,8 @@ impl Board {
         Board::from_game(Game::new(board))
     }
 
-    fn from_fen_str(fen: &str, chess960: bool) -> PyResult<Board> {
-        Ok(Board::new_game(
-            CoreBoard::from_fen(fen, chess960).map_err(fen_error)?,
-        ))
+    fn from_fen_str(fen: &str, chess960: bool) -> Result<Board> {
+        Ok(Board::new_game(CoreBoard::from_fen(fen, chess960)?))
     }
 
     fn board(&self) -> &CoreBoard {

@@ -2,22 +2,11 @@
 
 use super::Board;
 use crate::convert::color_arg;
+use crate::py_modules;
 use pychess_core::{perft, perft_divide};
+use pychess_engine::check_searchable;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
-
-/// The outcome classes live in Python (`pychess_rs.outcome`); fetched once.
-fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
-    static CLASSES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
-    CLASSES.get_or_try_init(py, || {
-        let module = py.import("pychess_rs.outcome")?;
-        Ok((
-            module.getattr("Termination")?.unbind(),
-            module.getattr("Outcome")?.unbind(),
-        ))
-    })
-}
 
 #[pymethods]
 impl Board {
@@ -95,10 +84,11 @@ impl Board {
         let Some(outcome) = self.game.outcome(claim_draw) else {
             return Ok(None);
         };
-        let (termination, class) = outcome_classes(py)?;
-        let member = termination.bind(py).getattr(outcome.termination.name())?;
+        let member = py_modules::termination(py)?.getattr(outcome.termination.name())?;
         let winner = outcome.winner.map(|c| c.is_white());
-        Ok(Some(class.bind(py).call1((member, winner))?.unbind()))
+        Ok(Some(
+            py_modules::outcome(py)?.call1((member, winner))?.unbind(),
+        ))
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
@@ -115,11 +105,8 @@ impl Board {
     /// What is wrong with the position: a ``Status`` of python-chess's ``STATUS_*`` flags
     /// (``STATUS_VALID`` when nothing is).
     fn status(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        static STATUS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-        let class = STATUS.get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("pychess_rs.types")?.getattr("Status")?.unbind())
-        })?;
-        Ok(class.bind(py).call1((self.board().status().0,))?.unbind())
+        let status = self.board().status().0;
+        Ok(py_modules::status(py)?.call1((status,))?.unbind())
     }
 
     /// Is ``status()`` empty: kings, pawns, castling rights, en passant and checks in order?
@@ -127,14 +114,13 @@ impl Board {
         self.board().is_valid()
     }
 
-    /// Why an engine cannot search this position (no king or several, pawns on a back rank,
-    /// unclean castling rights, an implausible en-passant square, the side not to move in
-    /// check), or None: the strict check ``position fen`` applies.
+    /// Why the engine cannot search this position (no king or several, pawns on a back
+    /// rank, unclean castling rights, an implausible en-passant square, the side not to move
+    /// in check), or None: the engine's check, which ``position fen`` applies.
     fn _position_error(&self) -> Option<String> {
-        let board = self.board();
-        pychess_core::Board::from_setup(&board.to_setup(), board.is_chess960())
+        check_searchable(self.board())
             .err()
-            .map(|e| e.to_string())
+            .map(|e| e.reason.to_string())
     }
 
     /// Leaf nodes of the legal-move tree ``depth`` plies deep (native; releases the GIL).

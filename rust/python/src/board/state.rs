@@ -2,7 +2,7 @@
 
 use super::{Board, BB_ALL};
 use crate::convert::{color_arg, move_arg, piece_arg, square_arg};
-use crate::errors::move_error;
+use crate::errors::Result;
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::squareset::SquareSet;
@@ -366,18 +366,16 @@ impl Board {
     /// pseudo-legal move, or ``Move.null()``).
     ///
     /// :raises: :exc:`IllegalMoveError` if ``push`` would refuse the move.
-    fn zobrist_hash_after(&self, r#move: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn zobrist_hash_after(&self, r#move: &Bound<'_, PyAny>) -> Result<u64> {
         let uci = move_arg(r#move)?;
         let board = self.board();
         let m = match self.game.resolve_uci(uci) {
             Ok(m) => m,
             Err(_) => board
                 .find_pseudo_legal(board.normalize_castling(uci))
-                .ok_or_else(|| {
-                    move_error(MoveError::NotPseudoLegal {
-                        text: r#move.str().map_or(uci.to_string(), |s| s.to_string()),
-                        fen: board.fen(),
-                    })
+                .ok_or_else(|| MoveError::NotPseudoLegal {
+                    text: r#move.str().map_or(uci.to_string(), |s| s.to_string()),
+                    fen: board.fen(),
                 })?,
         };
         Ok(board.zobrist_hash_after(m))
