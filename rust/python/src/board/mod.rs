@@ -8,16 +8,20 @@
 //! - `views.rs`: the legal-move views, display, equality and the python-chess conversions;
 //! - `fast.rs`: `push`/`pop` with CPython's cheapest calling conventions;
 //! - `shadows.rs`: the plain attributes (`turn`, clocks, ...) CPython reads without a call,
-//!   and the only way to mutate the game (which keeps them current).
+//!   and the only way to mutate the game (which keeps them current);
+//! - `setattr.rs`: writing those attributes (`board.turn = BLACK`);
+//! - `move_stack.rs`: the `move_stack` list, brought up to date when read.
 //!
 //! Every method converts its arguments, calls the core `Game`/`Board` and converts the
 //! answer back; the rules live in `pychess-core`.
 
 mod construction;
 mod fast;
+mod move_stack;
 mod moves;
 mod picture;
 mod rules;
+mod setattr;
 mod shadows;
 mod state;
 mod views;
@@ -42,7 +46,7 @@ pub struct Board {
     /// Mutable only through `game_mut`, which keeps `shadows` current.
     pub(crate) game: shadows::TrackedGame,
     shadows: shadows::Shadows,
-    move_stack: std::sync::Mutex<shadows::StackCache>,
+    move_stack: std::sync::Mutex<move_stack::StackCache>,
     /// Set by `__new__` when it built the position of an exact `Board`, so the `__init__`
     /// CPython calls right after it does not build it again; cleared by that `__init__`.
     constructed: bool,

@@ -55,7 +55,7 @@ impl Board {
 }
 
 impl Board {
-    /// The setters of the attributes `__setattr__` handles (see `shadows.rs`).
+    /// The setters of the attributes `__setattr__` handles (see `setattr.rs`).
     pub(super) fn set_turn(&mut self, py: Python<'_>, turn: bool) {
         self.game_mut(py)
             .edit_board(|b| b.set_turn(color_arg(turn)));
