@@ -24,10 +24,11 @@ import abc
 import dataclasses
 import threading
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union, overload
 
 from ._core import (
     Board,
+    EngineOptionError,
     Move,
     SearchControl,
     Searcher,
@@ -51,10 +52,6 @@ __all__ = [
     "PovScore",
     "Score",
 ]
-
-
-class EngineOptionError(ValueError):
-    """An engine option that does not exist, or a value of the wrong type or out of range."""
 
 
 class LimitError(ValueError):
@@ -352,34 +349,11 @@ def _search_arguments(limit: Limit, turn: bool) -> dict[str, Any]:
 
 OptionValue = Union[int, None]
 
-_OPTION_NAMES = ("hash_mb", "threads", "multipv", "move_overhead_ms", "limit_elo", "skill_level")
-
 
 def option_ranges() -> dict[str, tuple[int, int]]:
-    """``{option: (min, max)}`` for the keyword options of :class:`Engine`."""
+    """``{option: (min, max)}`` for the keyword options of :class:`Engine` (the engine's
+    own table, which also checks every value)."""
     return engine_option_ranges()
-
-
-def _check_option(name: str, value: object) -> OptionValue:
-    if name not in _OPTION_NAMES:
-        raise EngineOptionError(
-            f"unknown engine option {name!r} (options: {', '.join(_OPTION_NAMES)})"
-        )
-    if value is None and name == "limit_elo":
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineOptionError(f"engine option {name} must be an int, got {value!r}")
-    low, high = engine_option_ranges()[name]
-    if not low <= value <= high:
-        raise EngineOptionError(f"engine option {name} must be in {low}..{high}, got {value!r}")
-    return value
-
-
-def _merge_options(base: SearcherOptions, changes: dict[str, OptionValue]) -> SearcherOptions:
-    merged: dict[str, Any] = dict(base)
-    for name, value in changes.items():
-        merged[name] = _check_option(name, value)
-    return cast("SearcherOptions", merged)
 
 
 class Engine:
@@ -397,8 +371,7 @@ class Engine:
     """
 
     def __init__(self, **options: OptionValue) -> None:
-        merged = _merge_options(Searcher.default_options(), options)
-        self._searcher = Searcher(**merged)
+        self._searcher = Searcher(**options)
         self._search_lock = threading.Lock()
         self._control_lock = threading.Lock()
         self._control: SearchControl | None = None
@@ -413,9 +386,8 @@ class Engine:
 
         :raises: :exc:`EngineOptionError` for an unknown option or a bad value.
         """
-        merged = _merge_options(self._searcher.options, options)
         with self._search_lock:
-            self._searcher.configure(**merged)
+            self._searcher.configure(**options)
 
     def clear(self) -> None:
         """Forgets what earlier searches learnt (the hash table), as for a new game."""
@@ -494,8 +466,6 @@ class Engine:
         :raises: :exc:`LimitError` for a bad limit, :exc:`EngineOptionError` for a bad
             ``multipv``, :exc:`IllegalMoveError` for an illegal root move.
         """
-        if multipv is not None:
-            _check_option("multipv", multipv)
         result, turn = self._search(board, limit, root_moves, False, on_info, multipv)
         infos = [_info_dict(line, turn) for line in result.lines]
         if multipv is None:
@@ -524,8 +494,8 @@ class Engine:
         control = SearchControl(pondering=pondering)
         with self._search_lock:
             saved = self._searcher.options
-            if multipv is not None and multipv != saved["multipv"]:
-                self._searcher.configure(**_merge_options(saved, {"multipv": multipv}))
+            if multipv is not None:
+                self._searcher.configure(multipv=multipv)
             with self._control_lock:
                 self._control = control
             try:

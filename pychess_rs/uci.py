@@ -30,13 +30,15 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Union
 
 from ._core import (
     Board,
+    EngineOptionError,
     SearchControl,
     Searcher,
     SearchInfo,
     SearchResult,
     __version__,
     bench,
-    engine_option_ranges,
+    check_uci_option,
+    uci_options,
 )
 
 if TYPE_CHECKING:
@@ -83,27 +85,17 @@ _Option = Union[_Spin, _Check, _Button]
 
 
 def _options() -> tuple[_Option, ...]:
-    """The UCI options, with the engine's own defaults and ranges."""
-    ranges = engine_option_ranges()
-    defaults: dict[str, Any] = dict(Searcher.default_options())
-
-    def spin(name: str, key: str) -> _Spin:
-        low, high = ranges[key]
-        return _Spin(name, key, int(defaults[key]), low, high)
-
-    elo_low, elo_high = ranges["limit_elo"]
-    return (
-        spin("Hash", "hash_mb"),
-        spin("Threads", "threads"),
-        spin("MultiPV", "multipv"),
-        spin("Move Overhead", "move_overhead_ms"),
-        _Check("Ponder", "ponder", False),
-        _Check("UCI_Chess960", "chess960", False),
-        _Button("Clear Hash", "clear_hash"),
-        _Check("UCI_LimitStrength", "limit_strength", False),
-        _Spin("UCI_Elo", "elo", elo_low, elo_low, elo_high),
-        spin("Skill Level", "skill_level"),
-    )
+    """The UCI options: the engine's table (names, defaults and ranges), in its order."""
+    options: list[_Option] = []
+    for name, kind, key, default, low, high in uci_options():
+        if kind == "spin":
+            assert isinstance(default, int) and low is not None and high is not None
+            options.append(_Spin(name, key, default, low, high))
+        elif kind == "check":
+            options.append(_Check(name, key, bool(default)))
+        else:
+            options.append(_Button(name, key))
+    return tuple(options)
 
 
 def _option_line(option: _Option) -> str:
@@ -378,7 +370,7 @@ class UciSession:
             "threads": int(values["threads"]),
             "multipv": int(values["multipv"]),
             "move_overhead_ms": int(values["move_overhead_ms"]),
-            "limit_elo": int(values["elo"]) if values["limit_strength"] else None,
+            "limit_elo": int(values["limit_elo"]) if values["limit_strength"] else None,
             "skill_level": int(values["skill_level"]),
         }
 
@@ -407,10 +399,10 @@ class UciSession:
             new = value.lower() == "true"
         else:
             new = _integer(f"setoption: {option.name}", value)
-            if not option.low <= new <= option.high:
-                raise _CommandError(
-                    f"setoption: {option.name} must be in {option.low}..{option.high}, got {new}"
-                )
+            try:
+                new = check_uci_option(option.name, new)
+            except EngineOptionError as e:
+                raise _CommandError(f"setoption: {e}") from None
         if option.key in ("ponder", "chess960"):
             self._values[option.key] = new
             if option.key == "chess960":

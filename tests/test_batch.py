@@ -159,6 +159,35 @@ def test_truncation_and_illegal_actions() -> None:
         BatchBoards(2, fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
 
 
+def test_start_refusals_name_the_problem() -> None:
+    with pytest.raises(ValueError, match="illegal must be 'error' or 'lose', not \"ignore\""):
+        BatchBoards(2, illegal="ignore")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="observation must be 'pettingzoo', 'alphazero' or None"):
+        BatchBoards(2, observation="lc0")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_plies must be positive"):
+        BatchBoards(2, max_plies=0)
+    with pytest.raises(pychess_rs.InvalidFenError):
+        rollouts(2, fen="8/8/8 w")
+    # A draw that can only be claimed ends the start position only when draws are claimed.
+    fifty = "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"
+    BatchBoards(1, fen=fifty)
+    with pytest.raises(ValueError, match=r"already over \(FiftyMoves\)"):
+        BatchBoards(1, fen=fifty, claim_draw=True)
+
+
+def test_replaying_an_illegal_action_names_it() -> None:
+    from pychess_rs._core import board_from_actions
+
+    e4 = action(pychess_rs.Board(), "e2e4")
+    actions = np.array([e4, 4671], dtype=np.uint16).tobytes()
+    with pytest.raises(pychess_rs.IllegalMoveError, match="action 4671 at ply 1 is not legal in "):
+        board_from_actions(actions)
+    board = board_from_actions(actions[:2])
+    assert board.move_stack == [pychess_rs.Move.from_uci("e2e4")]
+    with pytest.raises(ValueError, match="actions must be uint16"):
+        board_from_actions(actions[:3])
+
+
 def test_threads_change_nothing() -> None:
     def run(threads: int) -> list[list[bytes]]:
         games = BatchBoards(7, threads=threads, observation="alphazero", max_plies=30, seed=3)

@@ -417,6 +417,40 @@ def test_null_move_and_garbage_are_not_legal():
     )
 
 
+def test_python_chess_moves_are_taken_wherever_a_move_is():
+    board = pychess_rs.Board(KIWIPETE)
+    oracle = chess.Board(KIWIPETE)
+    methods = ["is_legal", "is_pseudo_legal", "is_capture", "is_castling", "is_en_passant"]
+    methods += ["is_zeroing", "is_irreversible", "gives_check", "is_into_check", "uci", "xboard"]
+    for theirs in [*oracle.pseudo_legal_moves, chess.Move.from_uci("e2e5")]:
+        ours = pychess_rs.Move.from_uci(theirs.uci())
+        for method in methods:
+            assert getattr(board, method)(theirs) == getattr(board, method)(ours), method
+        assert (theirs in board.legal_moves) == (ours in board.legal_moves)
+        assert (theirs in board.pseudo_legal_moves) == (ours in board.pseudo_legal_moves)
+    castle = chess.Move.from_uci("e1g1")
+    assert board.san(castle) == oracle.san(castle)
+    assert board.lan(castle) == oracle.lan(castle)
+    assert board.variation_san([castle, chess.Move.from_uci("a8b8")]) == "1. O-O Rb8"
+    assert board.zobrist_hash_after(castle) == chess.polyglot.zobrist_hash(_pushed(oracle, castle))
+    board.push(castle)
+    assert board.peek() == pychess_rs.Move.from_uci("e1g1")
+    board.push(chess.Move.null())
+    assert board.pop() == pychess_rs.Move.null()
+    assert board.san_and_push(chess.Move.from_uci("a8b8")) == "Rb8"
+    assert board.epd(bm=chess.Move.from_uci("e5f7")).endswith(" bm Nxf7;")
+    with pytest.raises(pychess_rs.IllegalMoveError, match="illegal move 'a1a8' in "):
+        board.san(chess.Move.from_uci("a1a8"))
+    with pytest.raises(pychess_rs.IllegalMoveError, match="P@e4"):
+        board.push(chess.Move.from_uci("P@e4"))
+
+
+def _pushed(board: chess.Board, move: chess.Move) -> chess.Board:
+    after = board.copy()
+    after.push(move)
+    return after
+
+
 def test_standard_castling_accepts_king_takes_rook_like_python_chess():
     board = pychess_rs.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     assert board.is_legal(pychess_rs.Move.from_uci("e1h1"))

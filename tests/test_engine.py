@@ -321,6 +321,38 @@ def test_bad_options(options: dict[str, object], message: str) -> None:
     assert engine.options["hash_mb"] == 1
 
 
+def test_searcher_checks_options_with_the_engines_table() -> None:
+    # The Searcher itself (no Python check in front of it) raises the same errors.
+    with pytest.raises(pychess_rs.EngineOptionError, match=r"hash_mb must be in 1\.\.4096, got 0"):
+        Searcher(hash_mb=0)
+    with pytest.raises(pychess_rs.EngineOptionError, match=r"got 10{40}$"):
+        Searcher(threads=10**40)
+    searcher = Searcher(hash_mb=2)
+    searcher.configure(skill_level=5)
+    assert searcher.options == {**Searcher.default_options(), "hash_mb": 2, "skill_level": 5}
+    # A refused change changes nothing, even the options given before the bad one.
+    with pytest.raises(pychess_rs.EngineOptionError, match="multipv must be in"):
+        searcher.configure(threads=2, multipv=0)
+    assert searcher.options["threads"] == 1
+    ranges = pychess_rs.engine.option_ranges()
+    assert set(ranges) == set(Searcher.default_options())
+    assert ranges["skill_level"] == (0, 20)
+
+
+def test_analyse_multipv_is_an_engine_option(engine: Engine) -> None:
+    for bad in [0, True, "2"]:
+        with pytest.raises(pychess_rs.EngineOptionError, match="engine option multipv"):
+            engine.analyse(pychess_rs.Board(), Limit(depth=1), multipv=bad)  # type: ignore[call-overload]
+    assert engine.options["multipv"] == 1
+
+
+def test_root_moves_may_be_python_chess_moves(engine: Engine) -> None:
+    chess = pytest.importorskip("chess")
+    only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]
+    move = engine.play(pychess_rs.Board(), Limit(depth=2), root_moves=only).move
+    assert move is not None and move.uci() in ("a2a3", "h2h3")
+
+
 @pytest.mark.parametrize(
     "limit",
     [

@@ -288,6 +288,21 @@ def test_chess960_moves_in_position(live: LiveSession) -> None:
     assert fen_line == "Fen: r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2"
 
 
+def test_options_are_the_engines_table() -> None:
+    lines = session("uci\nsetoption name skill level value 21\nsetoption name UCI_Elo value 1\n")
+    ranges = pychess_rs.engine.option_ranges()
+    defaults = pychess_rs.Engine().options
+    low, high = ranges["hash_mb"]
+    assert f"option name Hash type spin default {defaults['hash_mb']} min {low} max {high}" in lines
+    elo_low, elo_high = ranges["limit_elo"]
+    assert f"option name UCI_Elo type spin default {elo_low} min {elo_low} max {elo_high}" in lines
+    # Out of range: the engine's check, naming the option as UCI does, quoting the value.
+    assert _info_strings(lines) == [
+        "info string setoption: engine option Skill Level must be in 0..20, got 21",
+        f"info string setoption: engine option UCI_Elo must be in {elo_low}..{elo_high}, got 1",
+    ]
+
+
 def test_setoption_names_are_case_insensitive_and_multi_word(live: LiveSession) -> None:
     live.send(
         "setoption name move overhead value 100",

@@ -16,7 +16,7 @@ Run from an environment with both installed (release build of pychess-rs)::
 Not in the table: the bitboard attributes (``board.occupied``, ``board.pawns``, ...) and
 ``board.move_stack``, which stay Rust getters (about 40 and 65 ns against python-chess's 12)
 because keeping them as plain objects would cost every ``push`` (see
-``rust/python/src/board/shadows.rs``).
+``rust/python/src/board/shadows.rs`` and ``move_stack.rs``).
 """
 
 from __future__ import annotations

@@ -55,7 +55,8 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
-/// Options that shape searches (set between searches).
+/// Options that shape searches (set between searches). Their names, ranges and defaults
+/// are declared in [`crate::options`], whose [`EngineOptions::set`] checks a value.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
     /// Transposition table size in MiB.
@@ -73,14 +74,16 @@ pub struct EngineOptions {
 }
 
 impl Default for EngineOptions {
+    /// The defaults of the option table ([`crate::options`]).
     fn default() -> EngineOptions {
+        use crate::options::{HASH_MB, LIMIT_ELO, MOVE_OVERHEAD_MS, MULTIPV, SKILL_LEVEL, THREADS};
         EngineOptions {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 10,
-            limit_elo: None,
-            skill_level: 20,
+            hash_mb: HASH_MB.uci_default() as usize,
+            threads: THREADS.uci_default() as usize,
+            multipv: MULTIPV.uci_default() as usize,
+            move_overhead_ms: MOVE_OVERHEAD_MS.uci_default(),
+            limit_elo: LIMIT_ELO.default.map(|elo| elo as u32),
+            skill_level: SKILL_LEVEL.uci_default() as u32,
         }
     }
 }

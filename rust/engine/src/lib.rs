@@ -14,7 +14,8 @@
 //! orders moves (SEE, MVV-LVA, the move picker) with what `history` learns (history
 //! tables, countermoves); `tt` is the lockless shared transposition table; `limits` turns
 //! clocks into time budgets; [`params`] holds every tunable; [`eval`] is the static
-//! evaluation.
+//! evaluation; [`options`] declares the options front ends offer (names, ranges, defaults,
+//! the check) and `searchable` the positions a search accepts ([`check_searchable`]).
 //!
 //! Threads: `EngineOptions::threads > 1` runs Lazy SMP: helper threads search the same root
 //! with the shared table (odd helpers skipping depths), the main thread alone reports and
@@ -28,8 +29,10 @@ pub mod eval;
 mod history;
 mod limits;
 mod movepick;
+pub mod options;
 pub mod params;
 mod search;
+mod searchable;
 pub mod skill;
 mod tt;
 
@@ -38,3 +41,7 @@ pub use api::{
 };
 pub use bench::{bench, search_speed, BenchResult, BENCH_FENS};
 pub use engine::{Engine, MAX_THREADS};
+pub use options::{
+    find_option, find_uci_option, EngineOption, OptionError, UciOption, ENGINE_OPTIONS, UCI_OPTIONS,
+};
+pub use searchable::{check_searchable, Unsearchable};

@@ -3,23 +3,16 @@
 //! each with one `numpy.frombuffer` (no copy), so numpy stays an optional dependency.
 
 use crate::board::Board;
-use crate::errors::{fen_error, IllegalMoveError};
-use pychess_core::{Board as CoreBoard, Color, Game};
+use crate::errors::Result;
+use pychess_core::{Color, Game};
 use pychess_ml::batch::{
-    self, Batch, IllegalAction, ObservationKind, Observations, Options, Outputs, RolloutOptions,
-    StepError,
+    self, replay, start_position, Batch, IllegalAction, ObservationKind, Observations, Options,
+    Outputs, RolloutOptions, StepError,
 };
-use pychess_ml::encode::{legal_action_mask, move_of, pettingzoo_observation_for, ACTIONS};
+use pychess_ml::encode::{legal_action_mask, pettingzoo_observation_for, ACTIONS};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
-
-fn step_error(e: StepError) -> PyErr {
-    match e {
-        StepError::IllegalAction { .. } => IllegalMoveError::new_err(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
-    }
-}
 
 /// A zeroed bytearray of `len` bytes.
 fn zeroed(py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyByteArray>> {
@@ -48,24 +41,6 @@ type StepArrays<'py> = (
     Bound<'py, PyByteArray>,
 );
 
-fn parse_observation(kind: Option<&str>) -> PyResult<ObservationKind> {
-    match kind {
-        None => Ok(ObservationKind::None),
-        Some("pettingzoo") => Ok(ObservationKind::PettingZoo),
-        Some("alphazero") => Ok(ObservationKind::AlphaZero),
-        Some(other) => Err(PyValueError::new_err(format!(
-            "observation must be 'pettingzoo', 'alphazero' or None, not {other:?}"
-        ))),
-    }
-}
-
-fn start_board(fen: Option<&str>) -> PyResult<CoreBoard> {
-    match fen {
-        None => Ok(CoreBoard::default()),
-        Some(fen) => CoreBoard::from_fen(fen, false).map_err(fen_error),
-    }
-}
-
 /// Many games stepped by arrays of actions (wrapped by `pychess_rs.batch.BatchBoards`).
 #[pyclass(module = "pychess_rs._core", name = "_BatchBoards")]
 pub struct BatchBoards {
@@ -79,7 +54,7 @@ impl BatchBoards {
         &mut self,
         py: Python<'py>,
         fill: impl FnOnce(&mut Batch, Outputs<'_>) -> Result<(), StepError> + Send,
-    ) -> PyResult<StepArrays<'py>> {
+    ) -> Result<StepArrays<'py>> {
         let n = self.batch.len();
         let kind = self.batch.options().observation;
         let obs = match kind {
@@ -116,8 +91,7 @@ impl BatchBoards {
             }
         };
         let batch = &mut self.batch;
-        py.detach(move || fill(batch, outputs))
-            .map_err(step_error)?;
+        py.detach(move || fill(batch, outputs))?;
         Ok((obs, masks, rewards, terminated, truncated, ends))
     }
 
@@ -144,38 +118,17 @@ impl BatchBoards {
         auto_reset: bool,
         illegal: &str,
         threads: usize,
-    ) -> PyResult<BatchBoards> {
-        let illegal = match illegal {
-            "error" => IllegalAction::Error,
-            "lose" => IllegalAction::Lose,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "illegal must be 'error' or 'lose', not {other:?}"
-                )))
-            }
-        };
-        if max_plies == Some(0) {
-            return Err(PyValueError::new_err("max_plies must be positive"));
-        }
+    ) -> Result<BatchBoards> {
         let options = Options {
-            observation: parse_observation(observation)?,
+            observation: ObservationKind::from_name(observation)?,
             claim_draw,
             max_plies,
             auto_reset,
-            illegal,
-            threads: threads.max(1),
+            illegal: IllegalAction::from_name(illegal)?,
+            threads,
         };
-        let start = start_board(fen)?;
-        // A game that is over before its first move could never be stepped or reset into play.
-        if let Some(outcome) = Game::new(start.clone()).outcome(claim_draw) {
-            return Err(PyValueError::new_err(format!(
-                "the start position is already over ({:?}): {}",
-                outcome.termination,
-                start.fen()
-            )));
-        }
         Ok(BatchBoards {
-            batch: Batch::new(n, start, options),
+            batch: Batch::try_new(n, start_position(fen)?, options)?,
         })
     }
 
@@ -184,12 +137,12 @@ impl BatchBoards {
     }
 
     /// Restarts every game; returns the step arrays (first observations and masks).
-    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<StepArrays<'py>> {
+    fn reset<'py>(&mut self, py: Python<'py>) -> Result<StepArrays<'py>> {
         self.with_outputs(py, |batch, out| batch.reset(out))
     }
 
     /// The step arrays of the current positions, without moving.
-    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<StepArrays<'py>> {
+    fn observe<'py>(&mut self, py: Python<'py>) -> Result<StepArrays<'py>> {
         self.with_outputs(py, |batch, out| batch.observe(out))
     }
 
@@ -198,10 +151,10 @@ impl BatchBoards {
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyBytes>,
-    ) -> PyResult<StepArrays<'py>> {
+    ) -> Result<StepArrays<'py>> {
         let bytes = actions.as_bytes();
         if bytes.len() % 8 != 0 {
-            return Err(PyValueError::new_err("actions must be int64 bytes"));
+            return Err(PyValueError::new_err("actions must be int64 bytes").into());
         }
         let actions: Vec<i64> = bytes
             .chunks_exact(8)
@@ -211,11 +164,9 @@ impl BatchBoards {
     }
 
     /// A random legal action per game (int64 bytes; -1 for games that are over).
-    fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<Bound<'py, PyBytes>> {
+    fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Result<Bound<'py, PyBytes>> {
         let mut actions = vec![0i64; self.batch.len()];
-        self.batch
-            .random_actions(seed, &mut actions)
-            .map_err(step_error)?;
+        self.batch.random_actions(seed, &mut actions)?;
         let bytes: Vec<u8> = actions.iter().flat_map(|a| a.to_ne_bytes()).collect();
         Ok(PyBytes::new(py, &bytes))
     }
@@ -300,12 +251,12 @@ pub fn rollouts<'py>(
     claim_draw: bool,
     max_plies: Option<u32>,
     threads: usize,
-) -> PyResult<RolloutArrays<'py>> {
-    let start = start_board(fen)?;
+) -> Result<RolloutArrays<'py>> {
+    let start = start_position(fen)?;
     let options = RolloutOptions {
         claim_draw,
         max_plies,
-        threads: threads.max(1),
+        threads,
     };
     let (actions, offsets, ends, winners, truncated) = py.detach(|| {
         let played = batch::rollouts(&start, games, seed, &options);
@@ -343,21 +294,14 @@ pub fn rollouts<'py>(
 /// The game from `fen` (or the start) after `actions` (native-endian uint16s), as a `Board`.
 #[pyfunction]
 #[pyo3(signature = (actions, fen=None))]
-pub fn board_from_actions(actions: &Bound<'_, PyBytes>, fen: Option<&str>) -> PyResult<Board> {
+pub fn board_from_actions(actions: &Bound<'_, PyBytes>, fen: Option<&str>) -> Result<Board> {
     let bytes = actions.as_bytes();
     if bytes.len() % 2 != 0 {
-        return Err(PyValueError::new_err("actions must be uint16"));
+        return Err(PyValueError::new_err("actions must be uint16").into());
     }
-    let mut game = Game::new(start_board(fen)?);
-    for (ply, pair) in bytes.chunks_exact(2).enumerate() {
-        let action = u16::from_ne_bytes([pair[0], pair[1]]);
-        let m = move_of(game.board(), usize::from(action)).ok_or_else(|| {
-            IllegalMoveError::new_err(format!(
-                "action {action} at ply {ply} is not legal in {}",
-                game.board().fen()
-            ))
-        })?;
-        game.play(m);
-    }
-    Ok(Board::from_game(game))
+    let actions: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|pair| u16::from_ne_bytes([pair[0], pair[1]]))
+        .collect();
+    Ok(Board::from_game(replay(start_position(fen)?, &actions)?))
 }

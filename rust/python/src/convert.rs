@@ -1,11 +1,11 @@
 //! Python arguments into core values: the checks and messages every binding shares.
 
-use crate::errors::move_error;
-use crate::moves::as_move;
+use crate::errors::Result;
+use crate::moves::{as_move, uci_of};
 use pychess_core::notation::epd::EpdValue;
-use pychess_core::notation::uci::is_drop;
-use pychess_core::{Board, Color, EpMode, MoveError, Piece, Role, Square, UciMove};
+use pychess_core::{Board, Color, EpMode, Piece, Role, Square, UciMove};
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 
 /// A square number (0..64) given as the argument `what`.
@@ -31,19 +31,81 @@ pub(crate) fn ep_mode_arg(en_passant: &str) -> PyResult<EpMode> {
     }
 }
 
-/// The from/to/promotion of a `Move` argument.
+/// A piece type number (1..=6) or None, given as the argument `what`.
+pub(crate) fn role_arg(number: Option<u8>, what: &str) -> PyResult<Option<Role>> {
+    number
+        .map(|n| {
+            Role::from_number(n)
+                .ok_or_else(|| PyValueError::new_err(format!("invalid {what}: {n}")))
+        })
+        .transpose()
+}
+
+/// The fields of python-chess's `Move`: from, to, promotion, drop.
+pub(crate) type MoveFields = (Square, Square, Option<Role>, Option<Role>);
+
+/// The fields of any object with python-chess's move attributes (`from_square`,
+/// `to_square`, and optionally `promotion` and `drop`), such as a `chess.Move`; `None` if it
+/// has no `from_square`/`to_square`.
+pub(crate) fn move_like_fields(value: &Bound<'_, PyAny>) -> PyResult<Option<MoveFields>> {
+    let py = value.py();
+    let Some(from) = value.getattr_opt(intern!(py, "from_square"))? else {
+        return Ok(None);
+    };
+    let Some(to) = value.getattr_opt(intern!(py, "to_square"))? else {
+        return Ok(None);
+    };
+    let role = |name, what| -> PyResult<Option<Role>> {
+        match value.getattr_opt(name)? {
+            Some(number) if !number.is_none() => role_arg(Some(number.extract()?), what),
+            _ => Ok(None),
+        }
+    };
+    Ok(Some((
+        square_arg(from.extract()?, "from_square")?,
+        square_arg(to.extract()?, "to_square")?,
+        role(intern!(py, "promotion"), "promotion")?,
+        role(intern!(py, "drop"), "drop")?,
+    )))
+}
+
+/// The from/to/promotion of a move argument, or `None` if it is no move: a `Move` (one type
+/// check), or any object with python-chess's move attributes ([`move_like_fields`]).
+#[inline]
+pub(crate) fn move_arg_opt(value: &Bound<'_, PyAny>) -> PyResult<Option<UciMove>> {
+    match as_move(value) {
+        Some(m) => Ok(Some(m.get().uci)),
+        None => Ok(move_like_fields(value)?
+            .map(|(from, to, promotion, drop)| uci_of(from, to, promotion, drop))),
+    }
+}
+
+/// The from/to/promotion of a move argument ([`move_arg_opt`]).
+///
+/// :raises: `TypeError` for an object with no move attributes.
+#[inline]
 pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<UciMove> {
     match as_move(value) {
         Some(m) => Ok(m.get().uci),
-        None => Err(PyTypeError::new_err(format!(
-            "expected a Move, got {}",
-            value
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))),
+        None => foreign_move_arg(value),
     }
+}
+
+#[cold]
+fn foreign_move_arg(value: &Bound<'_, PyAny>) -> PyResult<UciMove> {
+    move_arg_opt(value)?.ok_or_else(|| not_a_move(value))
+}
+
+/// The `TypeError` for an argument that is no move.
+pub(crate) fn not_a_move(value: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "expected a Move, got {}",
+        value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default()
+    ))
 }
 
 /// A piece argument: anything with python-chess's `piece_type` and `color` attributes.
@@ -58,21 +120,12 @@ pub(crate) fn piece_arg(value: &Bound<'_, PyAny>) -> PyResult<Piece> {
     })
 }
 
-/// A UCI string given to a board: drops (`N@e4`) are illegal here, not malformed.
-pub(crate) fn board_uci_arg(text: &str, board: &Board) -> PyResult<UciMove> {
-    UciMove::parse(text).map_err(|e| {
-        if is_drop(text) {
-            move_error(MoveError::Illegal {
-                text: text.to_string(),
-                fen: board.fen(),
-            })
-        } else {
-            move_error(e)
-        }
-    })
+/// A UCI string given to a board (drops, `N@e4`, are illegal here, not malformed).
+pub(crate) fn board_uci_arg(text: &str, board: &Board) -> Result<UciMove> {
+    Ok(board.parse_uci_text(text)?)
 }
 
-/// An operand of `epd(**operations)`: None, a Move, a string, a number or moves.
+/// An operand of `epd(**operations)`: None, a move, a string, a number or moves.
 pub(crate) fn epd_value_arg(value: &Bound<'_, PyAny>) -> PyResult<EpdValue> {
     if value.is_none() {
         return Ok(EpdValue::Empty);
@@ -86,6 +139,9 @@ pub(crate) fn epd_value_arg(value: &Bound<'_, PyAny>) -> PyResult<EpdValue> {
     if value.extract::<i64>().is_ok() || value.extract::<f64>().is_ok() {
         // Python's own `str()` of the number, as python-chess writes it.
         return Ok(EpdValue::Number(value.str()?.to_string()));
+    }
+    if let Some(uci) = move_arg_opt(value)? {
+        return Ok(EpdValue::Move(uci));
     }
     let moves = value
         .try_iter()?

@@ -1,6 +1,15 @@
-//! The Python exception classes and the one place core errors become them.
+//! The Python exception classes, and the one place Rust errors become them.
+//!
+//! As polars' `PyPolarsErr` does, [`Error`] wraps every error the core, engine and ml crates
+//! return, plus PyO3's own: `From` impls let `?` collect any of them in a binding function
+//! that returns [`Result`], and `From<Error> for PyErr` picks each one's Python class where
+//! PyO3 hands the error to Python. Messages are the Rust errors' own `Display`; nothing is
+//! converted on success.
 
+use pychess_core::notation::epd::EpdError;
 use pychess_core::{FenError, MoveError};
+use pychess_engine::{OptionError, Unsearchable};
+use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::PyErr;
@@ -29,22 +38,113 @@ create_exception!(
     PyValueError,
     "A SAN that fits more than one legal move."
 );
+create_exception!(
+    pychess_rs.engine,
+    EngineOptionError,
+    PyValueError,
+    "An engine option that does not exist, or a value of the wrong type or out of range."
+);
 
-/// Core errors converted to their Python classes.
-pub(crate) fn fen_error(e: FenError) -> PyErr {
-    InvalidFenError::new_err(e.to_string())
+/// Any error a binding function can meet.
+#[derive(Debug)]
+pub(crate) enum Error {
+    /// A FEN that does not parse or is illegal: `InvalidFenError`.
+    Fen(FenError),
+    /// An EPD that does not parse: `InvalidFenError`.
+    Epd(EpdError),
+    /// A move that is malformed, illegal or ambiguous: its own class each.
+    Move(MoveError),
+    /// An engine option refused: `EngineOptionError`.
+    EngineOption(OptionError),
+    /// A position the engine cannot search: `ValueError`.
+    Unsearchable(Unsearchable),
+    /// A batch that cannot start: `InvalidFenError` for its FEN, else `ValueError`.
+    BatchStart(StartError),
+    /// A refused batch step: `IllegalMoveError` for an illegal action, else `ValueError`.
+    BatchStep(StepError),
+    /// A recorded action that is not legal: `IllegalMoveError`.
+    Replay(ReplayError),
+    /// Already a Python exception.
+    Python(PyErr),
 }
 
-/// Move errors converted to their Python classes.
-pub(crate) fn move_error(e: MoveError) -> PyErr {
-    let message = e.to_string();
-    match e {
-        MoveError::Invalid { .. } => InvalidMoveError::new_err(message),
-        MoveError::Illegal { .. }
-        | MoveError::NotPseudoLegal { .. }
-        | MoveError::NoCastlingRook { .. }
-        | MoveError::NoMatchingMove { .. }
-        | MoveError::IllegalInLine { .. } => IllegalMoveError::new_err(message),
-        MoveError::Ambiguous { .. } => AmbiguousMoveError::new_err(message),
+/// What binding functions return: `?` converts every error of the Rust crates.
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
+
+macro_rules! wrap {
+    ($($source:ty => $variant:ident),* $(,)?) => {
+        $(
+            impl From<$source> for Error {
+                #[inline]
+                fn from(e: $source) -> Error {
+                    Error::$variant(e)
+                }
+            }
+        )*
+    };
+}
+
+wrap! {
+    FenError => Fen,
+    EpdError => Epd,
+    MoveError => Move,
+    OptionError => EngineOption,
+    Unsearchable => Unsearchable,
+    StartError => BatchStart,
+    StepError => BatchStep,
+    ReplayError => Replay,
+    PyErr => Python,
+}
+
+/// PyO3's own failures (a borrow of a borrowed object, a cast to the wrong class).
+macro_rules! python {
+    ($($source:ty),* $(,)?) => {
+        $(
+            impl From<$source> for Error {
+                #[inline]
+                fn from(e: $source) -> Error {
+                    Error::Python(e.into())
+                }
+            }
+        )*
+    };
+}
+
+python! {
+    pyo3::pycell::PyBorrowError,
+    pyo3::pycell::PyBorrowMutError,
+    pyo3::CastError<'_, '_>,
+    pyo3::CastIntoError<'_>,
+}
+
+impl From<Error> for PyErr {
+    #[cold]
+    fn from(e: Error) -> PyErr {
+        match e {
+            Error::Fen(e) => InvalidFenError::new_err(e.to_string()),
+            Error::Epd(e) => InvalidFenError::new_err(e.to_string()),
+            Error::Move(e) => {
+                let message = e.to_string();
+                match e {
+                    MoveError::Invalid { .. } => InvalidMoveError::new_err(message),
+                    MoveError::Illegal { .. }
+                    | MoveError::NotPseudoLegal { .. }
+                    | MoveError::NoCastlingRook { .. }
+                    | MoveError::NoMatchingMove { .. }
+                    | MoveError::IllegalInLine { .. } => IllegalMoveError::new_err(message),
+                    MoveError::Ambiguous { .. } => AmbiguousMoveError::new_err(message),
+                }
+            }
+            Error::EngineOption(e) => EngineOptionError::new_err(e.to_string()),
+            Error::Unsearchable(e) => PyValueError::new_err(e.to_string()),
+            Error::BatchStart(e @ StartError::Fen(_)) => InvalidFenError::new_err(e.to_string()),
+            Error::BatchStart(e) => PyValueError::new_err(e.to_string()),
+            Error::BatchStep(e @ StepError::IllegalAction { .. }) => {
+                IllegalMoveError::new_err(e.to_string())
+            }
+            Error::BatchStep(e) => PyValueError::new_err(e.to_string()),
+            Error::Replay(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::Python(e) => e,
+        }
     }
 }

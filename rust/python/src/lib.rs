@@ -14,6 +14,7 @@ mod pgn;
 mod piece;
 mod polyglot;
 mod position;
+mod py_modules;
 mod search;
 mod squareset;
 
@@ -44,6 +45,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::SearchInfo>()?;
     m.add_class::<search::SearchResult>()?;
     m.add_function(wrap_pyfunction!(search::engine_option_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(search::uci_options, m)?)?;
+    m.add_function(wrap_pyfunction!(search::check_uci_option, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
     m.add(
@@ -57,6 +60,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "AmbiguousMoveError",
         py.get_type::<errors::AmbiguousMoveError>(),
+    )?;
+    m.add(
+        "EngineOptionError",
+        py.get_type::<errors::EngineOptionError>(),
     )?;
     m.add_class::<pgn::PgnReader>()?;
     m.add_class::<pgn::PgnGame>()?;

@@ -10,11 +10,10 @@
 //! `crate::board::shadows` for why and for the figures). A Rust getter would cost twice
 //! python-chess's attribute read.
 
-use crate::convert::square_arg;
-use crate::errors::move_error;
+use crate::convert::{move_like_fields, not_a_move, role_arg, square_arg};
+use crate::errors::Result;
 use pychess_core::notation::uci::UciDrop;
 use pychess_core::{MoveError, Role, Square, UciMove};
-use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyNone, PyString};
@@ -58,6 +57,26 @@ const UNPLAYABLE: UciMove = UciMove {
     promotion: Some(Role::King),
 };
 
+/// What boards read for python-chess's `Move(from_square, to_square, promotion, drop)`
+/// (see [`Move`]).
+pub(crate) fn uci_of(
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+    drop: Option<Role>,
+) -> UciMove {
+    let is_null = from.index() == 0 && to.index() == 0 && promotion.is_none();
+    match drop {
+        Some(role) => UciMove::from_drop(UciDrop { role, to }),
+        None if from != to || is_null => UciMove {
+            from,
+            to,
+            promotion,
+        },
+        None => UNPLAYABLE,
+    }
+}
+
 impl Move {
     /// The move python-chess's `Move(from_square, to_square, promotion, drop)` makes.
     fn build(
@@ -67,16 +86,7 @@ impl Move {
         promotion: Option<Role>,
         drop: Option<Role>,
     ) -> Move {
-        let is_null = from.index() == 0 && to.index() == 0 && promotion.is_none();
-        let uci = match drop {
-            Some(role) => UciMove::from_drop(UciDrop { role, to }),
-            None if from != to || is_null => UciMove {
-                from,
-                to,
-                promotion,
-            },
-            None => UNPLAYABLE,
-        };
+        let uci = uci_of(from, to, promotion, drop);
         let int = |n: usize| {
             n.into_pyobject(py)
                 .map_or_else(|e| match e {}, |o| o.into_any().unbind())
@@ -160,13 +170,19 @@ impl Move {
 /// `Move(...)`'s arguments, for pickling.
 type MoveArgs = (usize, usize, Option<u8>, Option<u8>);
 
-fn role_arg(number: Option<u8>, what: &str) -> PyResult<Option<Role>> {
-    number
-        .map(|n| {
-            Role::from_number(n)
-                .ok_or_else(|| PyValueError::new_err(format!("invalid {what}: {n}")))
-        })
-        .transpose()
+/// A move argument as our `Move`: itself, or one built from an object with python-chess's
+/// move attributes (such as a `chess.Move`).
+///
+/// :raises: `TypeError` for an object with no move attributes.
+pub(crate) fn move_object<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Move>> {
+    if let Some(m) = as_move(value) {
+        return Ok(m.clone());
+    }
+    let (from, to, promotion, drop) = move_like_fields(value)?.ok_or_else(|| not_a_move(value))?;
+    Bound::new(
+        value.py(),
+        Move::build(value.py(), from, to, promotion, drop),
+    )
 }
 
 const PROMOTION_SLOTS: usize = 7;
@@ -247,19 +263,19 @@ impl Move {
     ///
     /// :raises: :exc:`InvalidMoveError` if the text is not UCI.
     #[staticmethod]
-    fn from_uci(py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+    fn from_uci(py: Python<'_>, uci: &str) -> Result<Py<Move>> {
         // python-chess reads a drop only from exactly four characters: `Q@e4`.
         if uci.chars().nth(1) == Some('@') && uci.chars().count() == 4 {
-            let drop = UciDrop::parse(uci).ok_or_else(|| {
-                move_error(MoveError::Invalid {
-                    text: uci.to_string(),
-                    notation: "uci",
-                })
+            let drop = UciDrop::parse(uci).ok_or_else(|| MoveError::Invalid {
+                text: uci.to_string(),
+                notation: "uci",
             })?;
-            return Py::new(py, Move::build(py, drop.to, drop.to, None, Some(drop.role)));
+            return Ok(Py::new(
+                py,
+                Move::build(py, drop.to, drop.to, None, Some(drop.role)),
+            )?);
         }
-        let parsed = UciMove::parse(uci).map_err(move_error)?;
-        Ok(intern(py, parsed))
+        Ok(intern(py, UciMove::parse(uci)?))
     }
 
     /// The null move, ``0000``: it passes the turn and is false in a boolean context.

@@ -145,7 +145,7 @@ impl Piece {
     /// The piece as an SVG picture (what Jupyter shows), drawn by ``pychess_rs.svg``.
     #[pyo3(name = "_repr_svg_")]
     fn repr_svg(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        let svg = slf.py().import("pychess_rs.svg")?;
+        let svg = crate::py_modules::svg(slf.py())?;
         Ok(svg.call_method1("piece", (slf, 45))?.unbind())
     }
 }

@@ -9,7 +9,7 @@
 //! hash collision never makes two positions equal.
 
 use crate::board::Board;
-use crate::errors::fen_error;
+use crate::errors::Result;
 use pychess_core::{Board as CoreBoard, Color, EpMode, Role, Square};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
@@ -75,8 +75,8 @@ impl Position {
     /// :raises: :exc:`ValueError` if the FEN is invalid.
     #[new]
     #[pyo3(signature = (fen, *, chess960 = false))]
-    fn new(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<Position> {
-        let board = CoreBoard::from_fen(fen, chess960).map_err(fen_error)?;
+    fn new(py: Python<'_>, fen: &str, chess960: bool) -> Result<Position> {
+        let board = CoreBoard::from_fen(fen, chess960)?;
         Ok(Position::of(py, &board))
     }
 
@@ -118,10 +118,7 @@ impl Position {
         let kwargs = pyo3::types::PyDict::new(py);
         kwargs.set_item("chess960", chess960)?;
         // `__reduce__` passes positional arguments only: the keyword goes through `partial`.
-        let functools = py.import("functools")?;
-        let partial = functools
-            .getattr("partial")?
-            .call((rebuild,), Some(&kwargs))?;
+        let partial = crate::py_modules::partial(py)?.call((rebuild,), Some(&kwargs))?;
         Ok((partial.unbind(), (fen,)))
     }
 

@@ -456,7 +456,7 @@ impl SquareSet {
         let kwargs = pyo3::types::PyDict::new(py);
         kwargs.set_item("squares", slf)?;
         kwargs.set_item("size", 390)?;
-        let svg = py.import("pychess_rs.svg")?;
+        let svg = crate::py_modules::svg(py)?;
         Ok(svg.call_method("board", (), Some(&kwargs))?.unbind())
     }
 }

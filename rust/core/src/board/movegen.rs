@@ -421,6 +421,41 @@ impl Board {
         list
     }
 
+    /// Pseudo-legal captures from `from_mask` to `to_mask` (python-chess's
+    /// `generate_pseudo_legal_captures`, any board): the moves onto the other side's pieces,
+    /// then the en-passant captures.
+    pub fn pseudo_legal_captures(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        let theirs = self.by_color(!self.turn);
+        self.any_pseudo_legal(from_mask, to_mask & theirs, &mut list);
+        self.any_pseudo_legal_ep(from_mask, to_mask, &mut list);
+        list
+    }
+
+    /// Legal en-passant captures from `from_mask` to `to_mask` (python-chess's
+    /// `generate_legal_ep`: the pseudo-legal ones that leave the king safe, any board).
+    pub fn legal_ep_moves(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        for &m in self.pseudo_legal_ep_moves(from_mask, to_mask).iter() {
+            if !self.is_into_check(m) {
+                list.push(m);
+            }
+        }
+        list
+    }
+
+    /// Legal captures from `from_mask` to `to_mask` (python-chess's
+    /// `generate_legal_captures`): the legal moves onto the other side's pieces, then the
+    /// legal en-passant captures.
+    pub fn legal_captures(&self, from_mask: Bitboard, to_mask: Bitboard) -> MoveList {
+        let theirs = self.by_color(!self.turn);
+        let mut list = self.legal_moves_masked(from_mask, to_mask & theirs);
+        for &m in self.legal_ep_moves(from_mask, to_mask).iter() {
+            list.push(m);
+        }
+        list
+    }
+
     /// Would the pseudo-legal move `m` leave the mover in check?
     pub fn is_into_check(&self, m: Move) -> bool {
         if !self.regular {
@@ -498,6 +533,43 @@ mod tests {
         let part = board.legal_moves_masked(Bitboard::FULL, mask).len()
             + board.legal_moves_masked(Bitboard::FULL, !mask).len();
         assert_eq!(part, all);
+    }
+
+    #[test]
+    fn captures_are_the_capturing_moves_in_python_chess_order() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            // En passant: one capture legal, one pinned along the rank.
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 2",
+            "8/8/8/8/2pPp3/8/8/4K2k b - d3 0 1",
+            // Two kings of one side (any board).
+            "4k3/8/8/3p4/4K3/8/8/4K3 w - - 0 1",
+        ] {
+            let board = Board::from_fen(fen, false).unwrap();
+            let full = Bitboard::FULL;
+            let pseudo = board.pseudo_legal_captures(full, full);
+            let expected: Vec<Move> = board
+                .pseudo_legal_moves_masked(full, board.by_color(!board.turn()))
+                .iter()
+                .chain(board.pseudo_legal_ep_moves(full, full).iter())
+                .copied()
+                .collect();
+            assert_eq!(pseudo.as_slice(), &expected[..], "{fen}");
+            let legal = board.legal_captures(full, full);
+            let legal_moves = board.legal_moves_masked(full, full);
+            for m in pseudo.iter() {
+                assert!(board.is_capture_move(board.uci(*m)), "{fen} {m:?}");
+                assert_eq!(legal.contains(m), legal_moves.contains(m), "{fen} {m:?}");
+            }
+            let ep = board.legal_ep_moves(full, full);
+            assert!(ep.iter().all(|m| m.is_en_passant() && legal.contains(m)));
+            // Masks restrict both ends.
+            let from = Bitboard(0x0000_00ff_0000_0000);
+            assert!(board
+                .legal_captures(from, full)
+                .iter()
+                .all(|m| from.contains(m.from)));
+        }
     }
 
     #[test]

@@ -298,6 +298,22 @@ impl Board {
         }
     }
 
+    /// Reads UCI text given to this board (`push_uci`, `parse_uci`): as [`UciMove::parse`],
+    /// but a drop (`N@e4`), which python-chess reads and then finds illegal in standard
+    /// chess, is an illegal move here rather than a malformed one.
+    pub fn parse_uci_text(&self, text: &str) -> Result<UciMove, MoveError> {
+        UciMove::parse(text).map_err(|e| {
+            if is_drop(text) {
+                MoveError::Illegal {
+                    text: text.to_string(),
+                    fen: self.fen(),
+                }
+            } else {
+                e
+            }
+        })
+    }
+
     /// The legal move for a UCI move given to `push`/`parse_uci` (castling spelled either way).
     pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
         self.find_legal(self.normalize_castling(uci))
@@ -314,6 +330,20 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn board_reads_drops_as_illegal_and_garbage_as_invalid() {
+        let board = Board::default();
+        assert_eq!(board.parse_uci_text("e2e4"), UciMove::parse("e2e4"));
+        assert!(matches!(
+            board.parse_uci_text("N@e4"),
+            Err(MoveError::Illegal { .. })
+        ));
+        assert!(matches!(
+            board.parse_uci_text("e2e9"),
+            Err(MoveError::Invalid { .. })
+        ));
+    }
 
     #[test]
     fn find_move_defaults_promotions_to_a_queen() {

@@ -36,6 +36,10 @@
 //! include one that is not legal in its game (or out of range) fails with
 //! [`StepError::IllegalAction`] before any game moves: the batch is unchanged.
 //!
+//! **Starting.** [`Batch::try_new`] checks what a batch needs before its first step (a start
+//! position that has not ended, a positive `max_plies`); [`start_position`] reads the start
+//! FEN and `from_name` the option names, with one [`StartError`] for every refusal.
+//!
 //! Games are independent, so [`Options::threads`] only changes the speed: each thread steps
 //! a contiguous range of games, and every output lands at its game's index.
 //!
@@ -73,8 +77,12 @@
 pub mod end;
 mod parallel;
 pub mod rollout;
+mod start;
 
-pub use rollout::{game_seed, rollout, rollouts, Rollout, RolloutOptions, SplitMix64};
+pub use rollout::{
+    game_seed, replay, rollout, rollouts, ReplayError, Rollout, RolloutOptions, SplitMix64,
+};
+pub use start::{start_position, StartError};
 
 use crate::encode::{self, try_action_of, ACTIONS, ALPHAZERO_SHAPE, PETTINGZOO_SHAPE};
 use end::{illegal_rewards, outcome_rewards, termination_code, ILLEGAL_ACTION, ONGOING};

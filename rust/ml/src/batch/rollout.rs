@@ -8,8 +8,9 @@
 
 use super::end::{termination_code, ONGOING};
 use super::parallel;
-use crate::encode::action_of;
+use crate::encode::{action_of, move_of};
 use pychess_core::{Board, Color, Game};
+use std::fmt;
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): tiny, fast, and good enough to pick moves; also
 /// the usual way to turn one seed into many.
@@ -125,19 +126,67 @@ pub fn rollouts(start: &Board, games: usize, seed: u64, options: &RolloutOptions
     results.into_iter().flatten().collect()
 }
 
+/// An action of a recorded game that is not a legal move where it was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The action.
+    pub action: u16,
+    /// Its index in the game (0 for the first move).
+    pub ply: usize,
+    /// The position it was to be played in.
+    pub fen: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "action {} at ply {} is not legal in {}",
+            self.action, self.ply, self.fen
+        )
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// The game from `start` after `actions` (a [`Rollout`]'s, or any recorded in the same
+/// numbering), or the first action that is not legal where it comes.
+pub fn replay(start: Board, actions: &[u16]) -> Result<Game, ReplayError> {
+    let mut game = Game::new(start);
+    for (ply, &action) in actions.iter().enumerate() {
+        let Some(m) = move_of(game.board(), usize::from(action)) else {
+            return Err(ReplayError {
+                action,
+                ply,
+                fen: game.board().fen(),
+            });
+        };
+        game.play(m);
+    }
+    Ok(game)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::batch::end::termination_of_code;
-    use crate::encode::move_of;
 
-    fn replay(start: &Board, r: &Rollout) -> Game {
-        let mut game = Game::new(start.clone());
-        for &a in &r.actions {
-            let m = move_of(game.board(), a as usize).expect("a legal action");
-            game.play(m);
-        }
-        game
+    #[test]
+    fn replay_names_the_first_illegal_action() {
+        let r = rollout(&Board::default(), 5, &RolloutOptions::default());
+        let mut actions = r.actions[..3].to_vec();
+        let game = replay(Board::default(), &actions).unwrap();
+        assert_eq!(game.moves().len(), 3);
+        actions.push(4671);
+        let error = replay(Board::default(), &actions).unwrap_err();
+        assert_eq!(error.ply, 3);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "action 4671 at ply 3 is not legal in {}",
+                game.board().fen()
+            )
+        );
     }
 
     #[test]
@@ -145,7 +194,7 @@ mod tests {
         let start = Board::default();
         let options = RolloutOptions::default();
         for r in rollouts(&start, 12, 7, &options) {
-            let game = replay(&start, &r);
+            let game = replay(start.clone(), &r.actions).expect("legal actions");
             let outcome = game.outcome(false).expect("played to the end");
             assert_eq!(Some(outcome.termination), termination_of_code(r.end));
             assert_eq!(outcome.winner, r.winner);

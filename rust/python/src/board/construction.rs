@@ -2,9 +2,9 @@
 
 use super::Board;
 use crate::convert::{ep_mode_arg, epd_value_arg};
-use crate::errors::{fen_error, move_error, InvalidFenError};
+use crate::errors::Result;
 use crate::moves::intern;
-use pychess_core::notation::epd::{parse_epd, EpdError, Operand};
+use pychess_core::notation::epd::{parse_epd, Operand};
 use pychess_core::notation::{parse_castling_field, parse_fen};
 use pychess_core::{Board as CoreBoard, Color, EpMode, Setup, UciMove};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -23,13 +23,6 @@ type PickledBoard = (String, bool, Vec<String>, u64, EditedFields);
 /// Turn, castling rights as set, en-passant square and clocks of the current position:
 /// replaying the moves from the root gives them unless they were written after the last move.
 type EditedFields = (bool, u64, Option<u32>, u64, u64);
-
-fn epd_error(e: EpdError) -> PyErr {
-    match e {
-        EpdError::Fen(f) => fen_error(f),
-        e @ EpdError::Operation(..) => InvalidFenError::new_err(e.to_string()),
-    }
-}
 
 /// The FEN argument of `Board(fen=STARTING_FEN, ...)`: given (a string or None) or left out.
 /// The string stays Python's (no copy into a Rust `String`: this runs on every `Board(fen)`).
@@ -80,7 +73,7 @@ fn is_board(cls: &Bound<'_, PyType>) -> bool {
 impl Board {
     /// The board of a FEN argument (None: an empty board; left out: the starting position).
     #[inline]
-    fn from_fen_arg(fen: &FenArg, chess960: bool) -> PyResult<Board> {
+    fn from_fen_arg(fen: &FenArg, chess960: bool) -> Result<Board> {
         let fen = match fen {
             None => Some(STARTING_FEN),
             Some(fen) => fen.as_deref(),
@@ -195,8 +188,9 @@ impl Board {
     ) -> PyResult<Board> {
         if !is_board(cls) {
             let from_args = init_args(args, kwargs)
-                .and_then(|(fen, chess960)| Board::from_fen_arg(&fen, chess960));
-            return Ok(from_args.unwrap_or_else(|_| Board::new_game(CoreBoard::empty(false))));
+                .ok()
+                .and_then(|(fen, chess960)| Board::from_fen_arg(&fen, chess960).ok());
+            return Ok(from_args.unwrap_or_else(|| Board::new_game(CoreBoard::empty(false))));
         }
         let (fen, chess960) = init_args(args, kwargs)?;
         let mut board = Board::from_fen_arg(&fen, chess960)?;
@@ -256,14 +250,15 @@ impl Board {
     /// move stack.
     ///
     /// :raises: :exc:`ValueError` if the placement is malformed.
-    fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
+    fn set_board_fen(&mut self, fen: &str) -> Result<()> {
         let fen = fen.trim();
         if fen.contains(char::is_whitespace) {
             return Err(PyValueError::new_err(format!(
                 "expected position part of fen, got multiple parts: {fen:?}"
-            )));
+            ))
+            .into());
         }
-        let setup = parse_fen(fen).map_err(fen_error)?;
+        let setup = parse_fen(fen)?;
         self.replace_placement(&setup);
         Ok(())
     }
@@ -332,9 +327,9 @@ impl Board {
         cls: &Bound<'py, PyType>,
         epd: &str,
         chess960: bool,
-    ) -> PyResult<(Py<PyAny>, Bound<'py, PyDict>)> {
+    ) -> Result<(Py<PyAny>, Bound<'py, PyDict>)> {
         let py = cls.py();
-        let (board, operations) = parse_epd(epd, chess960).map_err(epd_error)?;
+        let (board, operations) = parse_epd(epd, chess960)?;
         let board = Board::new_game(board);
         let operations = board.operations_dict(py, operations)?;
         Ok((
@@ -360,10 +355,10 @@ impl Board {
     /// Parses an EPD into this board and returns its operations.
     ///
     /// :raises: :exc:`InvalidFenError` naming what is wrong; the board is left unchanged.
-    fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
-        let (board, operations) = parse_epd(epd, self.board().is_chess960()).map_err(epd_error)?;
+    fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> Result<Bound<'py, PyDict>> {
+        let (board, operations) = parse_epd(epd, self.board().is_chess960())?;
         *self = Board::new_game(board);
-        self.operations_dict(py, operations)
+        Ok(self.operations_dict(py, operations)?)
     }
 
     /// The FEN. ``en_passant`` is ``'legal'`` (default), ``'fen'`` or ``'xfen'``.
@@ -376,7 +371,7 @@ impl Board {
     /// Replaces the position (and clears the move stack).
     ///
     /// :raises: :exc:`InvalidFenError` naming what is wrong; the board is left unchanged.
-    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+    fn set_fen(&mut self, fen: &str) -> Result<()> {
         *self = Board::from_fen_str(fen, self.board().is_chess960())?;
         Ok(())
     }
@@ -397,15 +392,13 @@ impl Board {
         en_passant: &str,
         promoted: Option<bool>,
         operations: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<String> {
+    ) -> Result<String> {
         let board = self.board();
         let epd = board.epd_with(shredder, ep_mode_arg(en_passant)?);
         let mut epd = self.with_promoted_marks(epd, promoted);
         for (opcode, value) in operations.into_iter().flat_map(|ops| ops.iter()) {
             let opcode: String = opcode.extract()?;
-            let operation = board
-                .epd_operation(&opcode, &epd_value_arg(&value)?)
-                .map_err(move_error)?;
+            let operation = board.epd_operation(&opcode, &epd_value_arg(&value)?)?;
             epd.push(' ');
             epd.push_str(&operation);
         }
@@ -481,7 +474,7 @@ impl Board {
         castling_rights: Option<u64>,
         current: Option<EditedFields>,
         cls: Option<&Bound<'_, PyType>>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> Result<Py<PyAny>> {
         let mut board = Board::from_fen_str(fen, chess960)?;
         if let Some(rights) = castling_rights {
             board
@@ -489,8 +482,8 @@ impl Board {
                 .edit_board(|b| b.set_castling_rights(pychess_core::Bitboard(rights)));
         }
         for m in moves {
-            let uci = UciMove::parse(&m).map_err(move_error)?;
-            board.game_mut(py).push_uci(uci).map_err(move_error)?;
+            let uci = UciMove::parse(&m)?;
+            board.game_mut(py).push_uci(uci)?;
         }
         if let Some(fields) = current {
             if Board::edited_fields(board.board()) != fields {

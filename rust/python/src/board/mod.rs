@@ -8,16 +8,20 @@
 //! - `views.rs`: the legal-move views, display, equality and the python-chess conversions;
 //! - `fast.rs`: `push`/`pop` with CPython's cheapest calling conventions;
 //! - `shadows.rs`: the plain attributes (`turn`, clocks, ...) CPython reads without a call,
-//!   and the only way to mutate the game (which keeps them current).
+//!   and the only way to mutate the game (which keeps them current);
+//! - `setattr.rs`: writing those attributes (`board.turn = BLACK`);
+//! - `move_stack.rs`: the `move_stack` list, brought up to date when read.
 //!
 //! Every method converts its arguments, calls the core `Game`/`Board` and converts the
 //! answer back; the rules live in `pychess-core`.
 
 mod construction;
 mod fast;
+mod move_stack;
 mod moves;
 mod picture;
 mod rules;
+mod setattr;
 mod shadows;
 mod state;
 mod views;
@@ -28,7 +32,7 @@ pub(crate) use rules::outcome_result;
 pub(crate) use shadows::install_members;
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 
-use crate::errors::fen_error;
+use crate::errors::Result;
 use crate::moves::{intern, Move};
 use pychess_core::{Board as CoreBoard, Game, Move as CoreMove};
 use pyo3::prelude::*;
@@ -43,7 +47,7 @@ pub struct Board {
     /// Mutable only through `game_mut`, which keeps `shadows` current.
     pub(crate) game: shadows::TrackedGame,
     shadows: shadows::Shadows,
-    move_stack: std::sync::Mutex<shadows::StackCache>,
+    move_stack: std::sync::Mutex<move_stack::StackCache>,
     /// Set by `__new__` when it built the position of an exact `Board`, so the `__init__`
     /// CPython calls right after it does not build it again; cleared by that `__init__`.
     constructed: bool,
@@ -54,10 +58,8 @@ impl Board {
         Board::from_game(Game::new(board))
     }
 
-    fn from_fen_str(fen: &str, chess960: bool) -> PyResult<Board> {
-        Ok(Board::new_game(
-            CoreBoard::from_fen(fen, chess960).map_err(fen_error)?,
-        ))
+    fn from_fen_str(fen: &str, chess960: bool) -> Result<Board> {
+        Ok(Board::new_game(CoreBoard::from_fen(fen, chess960)?))
     }
 
     fn board(&self) -> &CoreBoard {

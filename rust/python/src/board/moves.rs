@@ -2,7 +2,7 @@
 
 use super::{Board, BB_ALL};
 use crate::convert::{board_uci_arg, move_arg, square_arg};
-use crate::errors::move_error;
+use crate::errors::{Error, Result};
 use crate::moves::Move;
 use pychess_core::notation::explain::Reading;
 use pychess_core::{Bitboard, Move as CoreMove, MoveError, Role, UciMove};
@@ -21,31 +21,22 @@ impl Board {
 
     /// Plays a pseudo-legal `Move` or the null move (python-chess's `push`); anything else
     /// (drops included) raises `IllegalMoveError`.
-    pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+    pub(super) fn push_move(&mut self, r#move: &Bound<'_, PyAny>) -> Result<()> {
         let uci = move_arg(r#move)?;
         let Err(error) = self.game_mut(r#move.py()).push_uci(uci) else {
             return Ok(());
         };
-        // Drops and moves from a square to itself reach the core as moves no board has; the
-        // error names the move as the caller wrote it.
-        let error = match error {
-            MoveError::NotPseudoLegal { fen, text } => MoveError::NotPseudoLegal {
-                text: r#move.str().map_or(text, |s| s.to_string()),
-                fen,
-            },
-            other => other,
-        };
-        Err(self.refusal(uci, error))
+        Err(self.refusal(uci, shown_as_given(error, r#move)))
     }
 
-    /// The exception refusing `uci` here: the core's `error`, naming the missing rook when
-    /// `uci` castles with a right whose rook is gone.
-    pub(super) fn refusal(&self, uci: UciMove, error: MoveError) -> PyErr {
-        move_error(error.naming_missing_rook(self.board(), uci))
+    /// The error refusing `uci` here: the core's `error`, naming the missing rook when `uci`
+    /// castles with a right whose rook is gone.
+    pub(super) fn refusal(&self, uci: UciMove, error: MoveError) -> Error {
+        error.naming_missing_rook(self.board(), uci).into()
     }
 
     /// The legal move (or null move) a `Move` argument stands for.
-    fn resolve_arg(&self, r#move: &Bound<'_, PyAny>) -> PyResult<CoreMove> {
+    fn resolve_arg(&self, r#move: &Bound<'_, PyAny>) -> Result<CoreMove> {
         let uci = move_arg(r#move)?;
         self.game
             .resolve_uci(uci)
@@ -71,17 +62,18 @@ impl Board {
             .legal_moves_masked(Bitboard(from_mask), Bitboard(to_mask));
         self.moves_iter(py, moves.to_vec())
     }
+}
 
-    /// python-chess's `generate_legal_ep`: pseudo-legal en-passant captures that do not
-    /// leave the king attacked.
-    fn legal_ep(&self, from_mask: Bitboard, to_mask: Bitboard) -> Vec<CoreMove> {
-        let board = self.board();
-        board
-            .pseudo_legal_ep_moves(from_mask, to_mask)
-            .iter()
-            .copied()
-            .filter(|&m| !board.is_into_check(m))
-            .collect()
+/// A `NotPseudoLegal` error naming the move as the caller wrote it (`str(move)`): drops and
+/// moves from a square to itself reach the core as moves no board has.
+#[cold]
+pub(super) fn shown_as_given(error: MoveError, r#move: &Bound<'_, PyAny>) -> MoveError {
+    match error {
+        MoveError::NotPseudoLegal { fen, text } => MoveError::NotPseudoLegal {
+            text: r#move.str().map_or(text, |s| s.to_string()),
+            fen,
+        },
+        other => other,
     }
 }
 
@@ -102,7 +94,7 @@ impl Board {
     /// Parses a UCI move and plays it; returns the move.
     ///
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
-    fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+    fn push_uci(&mut self, py: Python<'_>, uci: &str) -> Result<Py<Move>> {
         let parsed = board_uci_arg(uci, self.board())?;
         let m = self
             .game
@@ -114,15 +106,15 @@ impl Board {
     /// Parses a SAN move and plays it; returns the move.
     ///
     /// :raises: :exc:`InvalidMoveError`, :exc:`IllegalMoveError` or :exc:`AmbiguousMoveError`.
-    fn push_san(&mut self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
-        let m = self.board().parse_san(san).map_err(move_error)?;
+    fn push_san(&mut self, py: Python<'_>, san: &str) -> Result<Py<Move>> {
+        let m = self.board().parse_san(san)?;
         Ok(self.play_shown(py, m.unwrap_or(CoreMove::NULL)))
     }
 
     /// The legal move a UCI string stands for (``Move.null()`` for ``0000``).
     ///
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
-    fn parse_uci(&self, py: Python<'_>, uci: &str) -> PyResult<Py<Move>> {
+    fn parse_uci(&self, py: Python<'_>, uci: &str) -> Result<Py<Move>> {
         let parsed = board_uci_arg(uci, self.board())?;
         let m = self
             .game
@@ -134,8 +126,8 @@ impl Board {
     /// The legal move a SAN stands for.
     ///
     /// :raises: :exc:`InvalidMoveError`, :exc:`IllegalMoveError` or :exc:`AmbiguousMoveError`.
-    fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<Py<Move>> {
-        let m = self.board().parse_san(san).map_err(move_error)?;
+    fn parse_san(&self, py: Python<'_>, san: &str) -> Result<Py<Move>> {
+        let m = self.board().parse_san(san)?;
         Ok(self.py_move(py, m.unwrap_or(CoreMove::NULL)))
     }
 
@@ -163,19 +155,19 @@ impl Board {
     /// SAN of a legal move (``--`` for the null move).
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
-    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> Result<String> {
         Ok(self.board().san(self.resolve_arg(r#move)?))
     }
 
     /// Long algebraic notation of a legal move, e.g. ``Ng1-f3``.
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
-    fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn lan(&self, r#move: &Bound<'_, PyAny>) -> Result<String> {
         Ok(self.board().lan(self.resolve_arg(r#move)?))
     }
 
     /// SAN of a legal move, then plays it.
-    fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> Result<String> {
         let m = self.resolve_arg(r#move)?;
         let san = self.board().san(m);
         self.game_mut(r#move.py()).play(m);
@@ -183,7 +175,7 @@ impl Board {
     }
 
     /// LAN of a legal move, then plays it.
-    fn lan_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn lan_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> Result<String> {
         let m = self.resolve_arg(r#move)?;
         let lan = self.board().lan(m);
         self.game_mut(r#move.py()).play(m);
@@ -206,12 +198,12 @@ impl Board {
     /// A line of moves in SAN with move numbers, e.g. ``1. e4 e5 2. Nf3``.
     ///
     /// :raises: :exc:`IllegalMoveError` if a move of the line is illegal.
-    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> Result<String> {
         let line = variation
             .try_iter()?
             .map(|item| move_arg(&item?))
             .collect::<PyResult<Vec<UciMove>>>()?;
-        self.board().variation_san(&line).map_err(move_error)
+        Ok(self.board().variation_san(&line)?)
     }
 
     /// The legal move from ``from_square`` to ``to_square`` (a pawn reaching the back rank
@@ -225,14 +217,11 @@ impl Board {
         from_square: u32,
         to_square: u32,
         promotion: Option<u8>,
-    ) -> PyResult<Py<Move>> {
+    ) -> Result<Py<Move>> {
         let from = square_arg(from_square, "square")?;
         let to = square_arg(to_square, "square")?;
         let promotion = promotion.and_then(Role::from_number);
-        let m = self
-            .board()
-            .find_move(from, to, promotion)
-            .map_err(move_error)?;
+        let m = self.board().find_move(from, to, promotion)?;
         Ok(self.py_move(py, m))
     }
 
@@ -291,14 +280,10 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        let board = self.board();
-        let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
-        let theirs = board.by_color(!board.turn());
-        let mut moves = board
-            .pseudo_legal_moves_masked(from_mask, to_mask & theirs)
-            .to_vec();
-        moves.extend(board.pseudo_legal_ep_moves(from_mask, to_mask).iter());
-        self.moves_iter(py, moves)
+        let moves = self
+            .board()
+            .pseudo_legal_captures(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves.iter().copied())
     }
 
     /// Pseudo-legal en-passant captures.
@@ -323,14 +308,10 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        let board = self.board();
-        let (from_mask, to_mask) = (Bitboard(from_mask), Bitboard(to_mask));
-        let theirs = board.by_color(!board.turn());
-        let mut moves = board
-            .legal_moves_masked(from_mask, to_mask & theirs)
-            .to_vec();
-        moves.extend(self.legal_ep(from_mask, to_mask));
-        self.moves_iter(py, moves)
+        let moves = self
+            .board()
+            .legal_captures(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves.iter().copied())
     }
 
     /// Castling moves (python-chess generates them only when legal).
@@ -355,8 +336,10 @@ impl Board {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        let moves = self.legal_ep(Bitboard(from_mask), Bitboard(to_mask));
-        self.moves_iter(py, moves)
+        let moves = self
+            .board()
+            .legal_ep_moves(Bitboard(from_mask), Bitboard(to_mask));
+        self.moves_iter(py, moves.iter().copied())
     }
 
     /// Does the move capture (en passant included)?

@@ -1,6 +1,7 @@
 //! `Board._repr_svg_`: the board as a picture in Jupyter, drawn by `pychess_rs.svg`.
 
 use super::Board;
+use crate::py_modules;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -21,7 +22,7 @@ impl Board {
             let king = slf.call_method1("king", (slf.getattr("turn")?,))?;
             kwargs.set_item("check", king)?;
         }
-        let svg = py.import("pychess_rs.svg")?;
+        let svg = py_modules::svg(py)?;
         Ok(svg.call_method("board", (slf,), Some(&kwargs))?.unbind())
     }
 }

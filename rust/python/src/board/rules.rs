@@ -3,27 +3,17 @@
 use super::Board;
 use crate::convert::{color_arg, move_arg};
 use crate::moves::Move;
+use crate::py_modules;
 use pychess_core::{perft, perft_divide, Color, Outcome, Termination};
+use pychess_engine::check_searchable;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
-
-/// The outcome classes live in Python (`pychess_rs.outcome`); fetched once.
-fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
-    static CLASSES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
-    CLASSES.get_or_try_init(py, || {
-        let module = py.import("pychess_rs.outcome")?;
-        Ok((
-            module.getattr("Termination")?.unbind(),
-            module.getattr("Outcome")?.unbind(),
-        ))
-    })
-}
 
 /// The Python `Termination` member of `termination`.
 fn termination_member(py: Python<'_>, termination: Termination) -> PyResult<Py<PyAny>> {
-    let (class, _) = outcome_classes(py)?;
-    Ok(class.bind(py).getattr(termination.name())?.unbind())
+    Ok(py_modules::termination(py)?
+        .getattr(termination.name())?
+        .unbind())
 }
 
 /// The PGN result of a game ``winner`` won (None: a draw): ``1-0``, ``0-1`` or ``1/2-1/2``
@@ -109,10 +99,11 @@ impl Board {
         let Some(outcome) = self.game.outcome(claim_draw) else {
             return Ok(None);
         };
-        let (_, class) = outcome_classes(py)?;
-        let member = termination_member(py, outcome.termination)?;
+        let member = py_modules::termination(py)?.getattr(outcome.termination.name())?;
         let winner = outcome.winner.map(|c| c.is_white());
-        Ok(Some(class.bind(py).call1((member, winner))?.unbind()))
+        Ok(Some(
+            py_modules::outcome(py)?.call1((member, winner))?.unbind(),
+        ))
     }
 
     /// The draw the side to move may claim (a ``Termination``: ``FIFTY_MOVES`` or
@@ -164,11 +155,8 @@ impl Board {
     /// What is wrong with the position: a ``Status`` of python-chess's ``STATUS_*`` flags
     /// (``STATUS_VALID`` when nothing is).
     fn status(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        static STATUS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-        let class = STATUS.get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("pychess_rs.types")?.getattr("Status")?.unbind())
-        })?;
-        Ok(class.bind(py).call1((self.board().status().0,))?.unbind())
+        let status = self.board().status().0;
+        Ok(py_modules::status(py)?.call1((status,))?.unbind())
     }
 
     /// Is ``status()`` empty: kings, pawns, castling rights, en passant and checks in order?
@@ -176,14 +164,13 @@ impl Board {
         self.board().is_valid()
     }
 
-    /// Why an engine cannot search this position (no king or several, pawns on a back rank,
-    /// unclean castling rights, an implausible en-passant square, the side not to move in
-    /// check), or None: the strict check ``position fen`` applies.
+    /// Why the engine cannot search this position (no king or several, pawns on a back
+    /// rank, unclean castling rights, an implausible en-passant square, the side not to move
+    /// in check), or None: the engine's check, which ``position fen`` applies.
     fn _position_error(&self) -> Option<String> {
-        let board = self.board();
-        pychess_core::Board::from_setup(&board.to_setup(), board.is_chess960())
+        check_searchable(self.board())
             .err()
-            .map(|e| e.to_string())
+            .map(|e| e.reason.to_string())
     }
 
     /// Leaf nodes of the legal-move tree ``depth`` plies deep (native; releases the GIL).

@@ -36,30 +36,18 @@
 //! `push` and `pop` pair went from 160-163 ns to 162-167 ns.
 //! The attribute reads it buys: `board.turn` about 11 ns instead of 30 (python-chess: 12).
 //!
-//! Writes such as `board.turn = BLACK` (python-chess allows them) go through `__setattr__`:
-//! it updates the Rust board and then the shadows, and hands every other name to CPython's
-//! generic `setattr`, so subclasses keep their own attributes. The cost of that choice is that
-//! attribute writes on subclass instances no longer take CPython's specialised store path.
-//!
 //! # Not shadowed
 //!
 //! The bitboard attributes (`occupied`, `pawns`, ...) stay Rust getters (about 40 ns against
 //! python-chess's 12): a move changes several bitboards, and shadowing them would allocate a
 //! big int per changed bitboard on every `push`, which legal-play loops pay for and rarely
-//! read. `move_stack` stays a getter too (about 65 ns): keeping a list in step cost 80 more
-//! instructions per `push` and per `pop` (callgrind, as above). It returns one list object
-//! per board, as python-chess does, brought up to date when read: the guard notes the
-//! shortest the stack has been since the last read (a comparison per move), and the read
-//! deletes the moves above that and appends the new ones. As in python-chess the list is the
-//! board's own; one changed by its user is replaced by a correct one at the next read.
+//! read. `move_stack` stays a getter too (`move_stack.rs`). Writes such as
+//! `board.turn = BLACK` go through `__setattr__` (`setattr.rs`).
 
 use super::Board;
-use crate::moves::{intern, interned};
 use pychess_core::{Board as CoreBoard, Game};
-use pyo3::exceptions::PyAttributeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
 use std::ffi::CStr;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -67,7 +55,7 @@ use std::sync::{Mutex, PoisonError};
 
 /// The game of a `Board`, readable everywhere but mutable only through
 /// [`Board::game_mut`], so that every change refreshes the shadows.
-pub(crate) struct TrackedGame(Game);
+pub(crate) struct TrackedGame(pub(super) Game);
 
 impl Deref for TrackedGame {
     type Target = Game;
@@ -220,71 +208,6 @@ fn bool_value(value: bool) -> Value {
 fn none_value() -> Value {
     // SAFETY: `None` is a static object of the interpreter.
     Value::Shared(unsafe { ffi::Py_None() })
-}
-
-/// Releases `object` at once (the caller is attached, as `_py` proves).
-#[inline]
-fn release<T>(_py: Python<'_>, object: Option<Py<T>>) {
-    if let Some(object) = object {
-        // SAFETY: the interpreter is attached and `object` is an owned reference.
-        unsafe { ffi::Py_DECREF(object.into_ptr()) }
-    }
-}
-
-/// `move_stack`'s list, brought up to date when it is read (see the module docs).
-#[derive(Default)]
-pub(crate) struct StackCache {
-    list: Option<Py<PyList>>,
-    /// The stack length and notation the list was last brought up to.
-    len: usize,
-    chess960: bool,
-    /// How many of the list's first moves are still the game's: the shortest the stack has
-    /// been since the list was last brought up to date (pushes and pops keep the moves below
-    /// it; every other change of the moves builds a new board or empties the stack).
-    kept: usize,
-}
-
-impl StackCache {
-    /// Notes a change of the game (from [`GameMut`]'s drop: a few instructions per move).
-    #[inline]
-    fn note(&mut self, game: &Game) {
-        self.kept = self.kept.min(game.uci_moves().len());
-    }
-
-    /// The list, brought up to `game`'s moves.
-    fn get(&mut self, py: Python<'_>, game: &Game) -> PyResult<Py<PyList>> {
-        let len = game.uci_moves().len();
-        let chess960 = game.board().is_chess960();
-        let current = self
-            .list
-            .as_ref()
-            .filter(|list| self.chess960 == chess960 && list.bind(py).len() == self.len);
-        match current {
-            Some(list) => {
-                let list = list.bind(py);
-                let kept = self.kept.min(len);
-                if kept < self.len {
-                    list.del_slice(kept, self.len)?;
-                }
-                for uci in game.uci_moves().skip(kept) {
-                    list.append(interned(py, uci))?;
-                }
-            }
-            None => {
-                // New, switched to the other notation, or changed by its user: afresh.
-                let moves = game.uci_moves().map(|uci| intern(py, uci));
-                release(py, self.list.replace(PyList::new(py, moves)?.unbind()));
-            }
-        }
-        self.len = len;
-        self.kept = len;
-        self.chess960 = chess960;
-        Ok(self
-            .list
-            .as_ref()
-            .map(|list| list.clone_ref(py))
-            .unwrap_or_else(|| PyList::empty(py).unbind()))
-    }
 }
 
 /// The Python objects of the attributes python-chess keeps as plain values.
@@ -462,105 +385,6 @@ impl Clone for Board {
             move_stack: Mutex::default(),
             constructed: false,
         })
-    }
-}
-
-/// The names `__setattr__` handles itself.
-fn is_shadowed(name: &str) -> bool {
-    matches!(
-        name,
-        "turn"
-            | "castling_rights"
-            | "ep_square"
-            | "halfmove_clock"
-            | "fullmove_number"
-            | "chess960"
-    )
-}
-
-/// CPython's generic `setattr` (`value` None deletes), for every other name.
-fn generic_setattr(
-    slf: &Bound<'_, Board>,
-    name: &Bound<'_, PyString>,
-    value: Option<&Bound<'_, PyAny>>,
-) -> PyResult<()> {
-    let value = value.map_or(std::ptr::null_mut(), |v| v.as_ptr());
-    // SAFETY: all three are live objects (or NULL for a deletion, which CPython's generic
-    // `setattr` accepts), and the interpreter is attached.
-    let status = unsafe { ffi::PyObject_GenericSetAttr(slf.as_ptr(), name.as_ptr(), value) };
-    if status == 0 {
-        Ok(())
-    } else {
-        Err(PyErr::fetch(slf.py()))
-    }
-}
-
-#[pymethods]
-impl Board {
-    /// The moves played, oldest first: the board's own list, as in python-chess (copy it
-    /// before changing it). The same list object is returned each time, brought up to date.
-    #[getter]
-    fn move_stack(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
-        // A lock, not `&mut self`: the list can be read while the board is borrowed (from a
-        // callback such as `transform`'s); the interpreter lock already serialises readers.
-        let mut cache = self
-            .move_stack
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        cache.get(py, &self.game.0)
-    }
-
-    /// Writes the shadowed attributes to the Rust board; other names go to CPython's generic
-    /// `setattr` (class setters, or a subclass instance's own attributes).
-    fn __setattr__(
-        slf: &Bound<'_, Board>,
-        name: &Bound<'_, PyString>,
-        value: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let text = name.to_cow()?;
-        if !is_shadowed(&text) {
-            return generic_setattr(slf, name, Some(value));
-        }
-        let py = slf.py();
-        // Each value is converted before the board is borrowed: a conversion may run Python
-        // code (`__index__`, `__bool__`) that reads the board.
-        match &*text {
-            "turn" => {
-                let turn: bool = value.extract()?;
-                slf.try_borrow_mut()?.set_turn(py, turn);
-            }
-            "castling_rights" => {
-                let rights: u64 = value.extract()?;
-                slf.try_borrow_mut()?.set_castling_rights(py, rights);
-            }
-            "ep_square" => {
-                let square: Option<u32> = value.extract()?;
-                slf.try_borrow_mut()?.set_ep_square(py, square)?;
-            }
-            "halfmove_clock" => {
-                let clock: u64 = value.extract()?;
-                slf.try_borrow_mut()?.set_halfmove_clock(py, clock);
-            }
-            "fullmove_number" => {
-                let number: u64 = value.extract()?;
-                slf.try_borrow_mut()?.set_fullmove_number(py, number);
-            }
-            _ => {
-                let chess960: bool = value.extract()?;
-                slf.try_borrow_mut()?.game_mut(py).set_chess960(chess960);
-            }
-        }
-        Ok(())
-    }
-
-    fn __delattr__(slf: &Bound<'_, Board>, name: &Bound<'_, PyString>) -> PyResult<()> {
-        let text = name.to_cow()?;
-        if is_shadowed(&text) {
-            return Err(PyAttributeError::new_err(format!(
-                "cannot delete attribute {text:?} of Board"
-            )));
-        }
-        generic_setattr(slf, name, None)
     }
 }
 

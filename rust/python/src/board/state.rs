@@ -2,6 +2,7 @@
 
 use super::{Board, BB_ALL};
 use crate::convert::{color_arg, move_arg, piece_arg, square_arg};
+use crate::errors::Result;
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::squareset::SquareSet;
@@ -54,7 +55,7 @@ impl Board {
 }
 
 impl Board {
-    /// The setters of the attributes `__setattr__` handles (see `shadows.rs`).
+    /// The setters of the attributes `__setattr__` handles (see `setattr.rs`).
     pub(super) fn set_turn(&mut self, py: Python<'_>, turn: bool) {
         self.game_mut(py)
             .edit_board(|b| b.set_turn(color_arg(turn)));
@@ -350,7 +351,7 @@ impl Board {
     /// pseudo-legal move, or ``Move.null()``).
     ///
     /// :raises: :exc:`IllegalMoveError` if ``push`` would refuse the move.
-    fn zobrist_hash_after(&self, r#move: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn zobrist_hash_after(&self, r#move: &Bound<'_, PyAny>) -> Result<u64> {
         let uci = move_arg(r#move)?;
         let board = self.board();
         let m = match self.game.resolve_uci(uci) {

@@ -2,8 +2,9 @@
 
 use super::Board;
 use crate::convert::move_arg;
-use crate::errors::move_error;
-use pychess_core::{DiagramStyle, EpMode, UciMove};
+use crate::errors::Result;
+use crate::py_modules;
+use pychess_core::{DiagramStyle, EpMode};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -82,7 +83,7 @@ impl Board {
 
     /// Builds the board from a python-chess board, move stack included.
     #[staticmethod]
-    fn from_python_chess(board: &Bound<'_, PyAny>) -> PyResult<Board> {
+    fn from_python_chess(board: &Bound<'_, PyAny>) -> Result<Board> {
         let root = board.call_method0("root")?;
         let chess960: bool = board.getattr("chess960")?.extract()?;
         let kwargs = PyDict::new(board.py());
@@ -91,18 +92,15 @@ impl Board {
         let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
         let mut ours = Board::from_fen_str(&fen, chess960)?;
         for m in board.getattr("move_stack")?.try_iter()? {
-            let uci: String = m?.call_method0("uci")?.extract()?;
-            let parsed = UciMove::parse(&uci).map_err(move_error)?;
-            ours.game_mut(board.py())
-                .push_uci(parsed)
-                .map_err(move_error)?;
+            let uci = move_arg(&m?)?;
+            ours.game_mut(board.py()).push_uci(uci)?;
         }
         Ok(ours)
     }
 
     /// The same game as a python-chess ``chess.Board`` (imports ``chess`` on first use).
     fn to_python_chess(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let chess = py.import("chess")?;
+        let chess = py_modules::python_chess(py)?;
         let root = self.game.root();
         let kwargs = PyDict::new(py);
         kwargs.set_item("chess960", root.is_chess960())?;

@@ -6,9 +6,8 @@
 //! which already takes UCI text, the castling words and every null-move spelling.
 
 use super::Board;
-use crate::convert::{ep_mode_arg, move_arg};
-use crate::moves::as_move;
-use pyo3::exceptions::PyTypeError;
+use crate::convert::ep_mode_arg;
+use crate::moves::move_object;
 use pyo3::prelude::*;
 
 #[pymethods]
@@ -67,12 +66,7 @@ impl Board {
     #[pyo3(signature = (r#move, chess960 = None))]
     fn xboard(&self, r#move: &Bound<'_, PyAny>, chess960: Option<bool>) -> PyResult<String> {
         let board = self.board();
-        let Some(m) = as_move(r#move) else {
-            // The same complaint every other method makes about a non-move.
-            return Err(move_arg(r#move)
-                .err()
-                .unwrap_or_else(|| PyTypeError::new_err("expected a Move")));
-        };
+        let m = move_object(r#move)?;
         let m = m.get();
         if let Some(uci) = m.playable() {
             if chess960.unwrap_or(board.is_chess960()) && board.is_castling_move(uci) {
