@@ -4,6 +4,7 @@ python-chess's ``chess.engine`` names and behaviour."""
 
 from __future__ import annotations
 
+from ._analysis import AnalysisResult
 from ._errors import AnalysisComplete, EngineError, EngineTerminatedError, EngineTimeoutError
 from ._info import (
     INFO_ALL,
@@ -19,8 +20,12 @@ from ._info import (
 from ._info import parse_uci_info as _parse_uci_info
 from ._inprocess import Engine, EngineOptionError, LimitError, option_ranges
 from ._limits import BestMove, Limit, Opponent, PlayResult
+from ._mock import MockTransport
 from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
+from ._protocol import BaseCommand, CommandState, Protocol
 from ._score import Cp, Mate, MateGiven, MateGivenType, PovScore, PovWdl, Score, Wdl, WdlModel
+from ._simple import SimpleAnalysisResult, SimpleEngine, run_in_background
+from ._uci import UciProtocol, popen_uci
 
 # Errors print as pychess_rs.engine.EngineError (and pickle by that name).
 for _error in (AnalysisComplete, EngineError, EngineTerminatedError, EngineTimeoutError):
@@ -35,7 +40,10 @@ __all__ = [
     "INFO_REFUTATION",
     "INFO_SCORE",
     "AnalysisComplete",
+    "AnalysisResult",
+    "BaseCommand",
     "BestMove",
+    "CommandState",
     "ConfigMapping",
     "ConfigValue",
     "Cp",
@@ -51,15 +59,22 @@ __all__ = [
     "Mate",
     "MateGiven",
     "MateGivenType",
+    "MockTransport",
     "Opponent",
     "Option",
     "PlayResult",
     "PovScore",
     "PovWdl",
+    "Protocol",
     "Score",
+    "SimpleAnalysisResult",
+    "SimpleEngine",
     "UciOptionMap",
+    "UciProtocol",
     "Wdl",
     "WdlModel",
     "_parse_uci_info",
     "option_ranges",
+    "popen_uci",
+    "run_in_background",
 ]
