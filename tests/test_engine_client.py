@@ -198,8 +198,9 @@ def test_garbage_between_lines_is_ignored(marker: str) -> None:
         assert engine.id["name"] == "Fake"
         board = chess.Board()  # a python-chess board works as well
         info = engine.analyse(board, Limit(depth=1))
-        assert info["pv"] == [chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")]
-        assert engine.play(board, Limit(depth=1)).move == chess.Move.from_uci("e2e4")
+        e2e4, e7e5 = pychess_rs.Move.from_uci("e2e4"), pychess_rs.Move.from_uci("e7e5")
+        assert info["pv"] == [e2e4, e7e5]
+        assert engine.play(board, Limit(depth=1)).move == e2e4
 
 
 def test_engine_that_ignores_quit(marker: str) -> None:
@@ -332,3 +333,39 @@ def test_our_uci_front_plays_the_in_process_engines_moves() -> None:
             theirs = engine.play(board, Limit(depth=5), game=object()).move
             ours = Engine(hash_mb=16, threads=1).play(board, Limit(depth=5)).move
             assert theirs == ours, fen
+
+
+# ---- XBoard ---------------------------------------------------------------------------------
+
+
+def _fairy_stockfish() -> str:
+    program = shutil.which("fairy-stockfish") or shutil.which("fairy-stockfish", path="/usr/games")
+    if program is None:
+        pytest.skip("needs fairy-stockfish (it speaks XBoard too)")
+    return program
+
+
+def test_xboard_engine_plays_a_game_and_analyses() -> None:
+    with SimpleEngine.popen_xboard(_fairy_stockfish()) as engine:
+        assert engine.id["name"] == "Fairy-Stockfish"
+        board = pychess_rs.Board()
+        game = object()
+        for _ in range(4):
+            result = engine.play(board, Limit(depth=4), game=game)
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        board.pop()  # a takeback: the engine's game follows (remove/undo)
+        assert engine.play(board, Limit(depth=4), game=game).move in board.legal_moves
+        info = engine.analyse(board, Limit(depth=6))
+        assert info["depth"] >= 6 and info["pv"][0] in board.legal_moves
+        assert info["score"].turn == board.turn
+        engine.send_game_result(board, game_complete=False)
+
+
+def test_xboard_engine_that_never_speaks(marker: str) -> None:
+    silent = [sys.executable, "-c", "import sys, time; time.sleep(60)", marker]
+    with SimpleEngine.popen_xboard(silent, timeout=0.3) as engine:
+        # Taken for a protover 1 engine (no features within 2 s), then it hangs.
+        with pytest.raises(EngineTimeoutError, match="'go'"):
+            engine.play(pychess_rs.Board(), Limit(time=0.1))
+        assert not wait_gone(marker)

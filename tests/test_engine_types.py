@@ -160,9 +160,13 @@ def _plain(info: object) -> object:
     return info
 
 
-def test_info_moves_are_the_boards_own() -> None:
-    info = engine._parse_uci_info("pv e2e4", chess.Board())
-    assert isinstance(info["pv"][0], chess.Move)
+def test_info_moves_are_pychess_rs_moves_for_any_board() -> None:
+    info = engine._parse_uci_info("pv e2e4 e7e5 currmove e2e4", chess.Board())
+    assert info["pv"] == [pychess_rs.Move.from_uci("e2e4"), pychess_rs.Move.from_uci("e7e5")]
+    assert info["currmove"] == pychess_rs.Move.from_uci("e2e4")
+    oracle = chess.Board()
+    oracle.push(info["pv"][0])  # python-chess boards take them
+    assert oracle.peek().uci() == "e2e4" and oracle.turn == chess.BLACK
     assert engine._parse_uci_info("pv e2e4", pychess_rs.Board(), engine.INFO_NONE) == {}
 
 

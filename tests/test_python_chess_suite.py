@@ -44,9 +44,6 @@ PGN_CASES = ("PgnTestCase",)
 #: tools/test installs them) and skip without them, as do the Crafty ones.
 ENGINE_CASES = ("EngineTestCase",)
 
-#: EngineTestCase tests waiting for the XBoard client (the next commit).
-ENGINE_PENDING = {"xboard", "crafty"}
-
 #: Where Debian puts the engines EngineTestCase starts by name.
 ENGINE_DIRS = ("/usr/games",)
 
@@ -176,8 +173,6 @@ def test_python_chess_pgn(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None
 def test_python_chess_engine(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     extra = [d for d in ENGINE_DIRS if os.path.isdir(d)]
     monkeypatch.setenv("PATH", os.pathsep.join([os.environ.get("PATH", ""), *extra]))
-    if any(word in test_id for word in ENGINE_PENDING):
-        pytest.skip("the XBoard client is not written yet")
     _run_one(test_id, monkeypatch)
 
 

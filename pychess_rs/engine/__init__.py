@@ -26,6 +26,7 @@ from ._protocol import BaseCommand, CommandState, Protocol
 from ._score import Cp, Mate, MateGiven, MateGivenType, PovScore, PovWdl, Score, Wdl, WdlModel
 from ._simple import SimpleAnalysisResult, SimpleEngine, run_in_background
 from ._uci import UciProtocol, popen_uci
+from ._xboard import XBoardProtocol, popen_xboard
 
 # Errors print as pychess_rs.engine.EngineError (and pickle by that name).
 for _error in (AnalysisComplete, EngineError, EngineTerminatedError, EngineTimeoutError):
@@ -73,8 +74,10 @@ __all__ = [
     "UciProtocol",
     "Wdl",
     "WdlModel",
+    "XBoardProtocol",
     "_parse_uci_info",
     "option_ranges",
     "popen_uci",
+    "popen_xboard",
     "run_in_background",
 ]

@@ -9,9 +9,10 @@ flags that select which parts are read, and the reader of UCI ``info`` lines.
     >>> info["depth"], info["score"], info["pv"]
     (7, PovScore(Cp(+31), WHITE), [Move.from_uci('e2e4'), Move.from_uci('e7e5')])
 
-Moves are read against the board being searched, so they are that board's own ``Move`` type
-(a pychess_rs ``Board`` or a python-chess one). A token that cannot be read is skipped and
-logged; the rest of the line still counts.
+Moves are read against the board being searched (a pychess_rs ``Board`` or a python-chess
+one, variants included) and given as pychess_rs ``Move`` objects, as python-chess's client
+gives its own ``Move`` whatever the board (python-chess boards take them too). A token that
+cannot be read is skipped and logged; the rest of the line still counts.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import logging
 import re
 from typing import Any, TypedDict
 
+from .._core import Move
 from ._score import Cp, Mate, PovScore, PovWdl, Score, Wdl
 
 __all__ = [
@@ -96,6 +98,11 @@ _INT_FIELDS = frozenset(
 )
 
 
+def own_move(move: Any) -> Move:
+    """pychess_rs's ``Move`` for a move of any board's type."""
+    return move if isinstance(move, Move) else Move.from_uci(move.uci())
+
+
 class _Tokens:
     """The whitespace-separated words of a line, keeping where each starts (``string`` takes
     the rest of the line verbatim, double spaces included)."""
@@ -133,7 +140,7 @@ def _moves(tokens: _Tokens, board: Any) -> list[Any]:
         except ValueError:
             break
         position.push(move)
-        line.append(move)
+        line.append(own_move(move))
         tokens.next()
     return line
 
@@ -189,7 +196,7 @@ def _read_field(
     elif word == "ebf":
         info["ebf"] = float(tokens.next() or "")
     elif word == "currmove":
-        info["currmove"] = board.parse_uci(tokens.next() or "")
+        info["currmove"] = own_move(board.parse_uci(tokens.next() or ""))
     elif word == "wdl":
         _wdl(tokens, turn, info)
     elif word == "score":

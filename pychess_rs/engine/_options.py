@@ -21,7 +21,7 @@ from typing import Generic, TypeVar, Union
 
 from ._errors import EngineError
 
-__all__ = ["ConfigMapping", "ConfigValue", "Option", "UciOptionMap"]
+__all__ = ["ConfigMapping", "ConfigValue", "Option", "UciOptionMap", "option_changes"]
 
 #: What an option may be set to.
 ConfigValue = Union[str, int, bool, None]
@@ -154,3 +154,25 @@ class UciOptionMap(MutableMapping[str, T], Generic[T]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({dict(self.items())!r})"
+
+
+def option_changes(
+    declared: UciOptionMap[Option],
+    held: UciOptionMap[ConfigValue],
+    target: UciOptionMap[ConfigValue],
+) -> list[tuple[Option, ConfigValue]]:
+    """The settings that take an engine from the values it ``held`` (those a client has set)
+    to ``target``: changed values, buttons pressed again, and options set earlier but not in
+    ``target`` back to their defaults."""
+    wanted = target.copy()
+    for name in held:
+        if name not in wanted and declared[name].default is not None:
+            wanted[name] = declared[name].default
+    changes: list[tuple[Option, ConfigValue]] = []
+    for name, value in wanted.items():
+        option = declared[name]
+        if option.type in ("button", "reset", "save"):
+            changes.append((option, None))
+        elif held.get(name, option.default) != value:
+            changes.append((option, value))
+    return changes

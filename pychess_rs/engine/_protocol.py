@@ -165,6 +165,9 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     :meth:`configure`, :attr:`returncode` (a future) its exit status.
     """
 
+    #: Seconds :meth:`initialize` may wait by design, on top of any timeout for it.
+    initialization_wait = 0.0
+
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.transport: asyncio.SubprocessTransport | None = None

@@ -131,15 +131,25 @@ class _LoopThread:
 async def _bounded(
     protocol: Protocol, coroutine: Coroutine[Any, Any, T], timeout: float | None, what: str
 ) -> T:
-    """``coroutine`` within ``timeout`` seconds, else the engine is killed as hung."""
+    """``coroutine`` within ``timeout`` seconds, else the engine is killed as hung (the
+    error names the command the engine was given last, before the call is cancelled)."""
     if timeout is None:
         return await coroutine
+    task = asyncio.ensure_future(coroutine)
     try:
-        return await asyncio.wait_for(coroutine, timeout)
-    except EngineError:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
         raise
-    except asyncio.TimeoutError:
-        raise protocol.kill_as_hung(f"did not finish {what} within {timeout:g} s") from None
+    if done:
+        return task.result()
+    error = protocol.kill_as_hung(f"did not finish {what} within {timeout:g} s")
+    task.cancel()
+    try:
+        await task
+    except BaseException:  # its cancellation, or the engine's end
+        pass
+    raise error
 
 
 async def _wind_down(protocol: Protocol, grace: float | None) -> None:
@@ -263,7 +273,8 @@ class SimpleEngine:
             raise
         try:
             protocol.liveness_timeout = timeout
-            runner.run(_bounded(protocol, protocol.initialize(), timeout, "initialising"))
+            wait = None if timeout is None else timeout + protocol.initialization_wait
+            runner.run(_bounded(protocol, protocol.initialize(), wait, "initialising"))
         except BaseException:
             _shut_down(protocol, runner, None)
             raise
@@ -290,6 +301,23 @@ class SimpleEngine:
         """Starts and initialises a UCI engine (see :meth:`popen`)."""
         return cls.popen(
             UciProtocol, command, timeout=timeout, debug=debug, setpgrp=setpgrp, **popen_args
+        )
+
+    @classmethod
+    def popen_xboard(
+        cls,
+        command: str | list[str],
+        *,
+        timeout: float | None = 10.0,
+        debug: bool | None = None,
+        setpgrp: bool = False,
+        **popen_args: Any,
+    ) -> SimpleEngine:
+        """Starts and initialises an XBoard engine (see :meth:`popen`)."""
+        from ._xboard import XBoardProtocol
+
+        return cls.popen(
+            XBoardProtocol, command, timeout=timeout, debug=debug, setpgrp=setpgrp, **popen_args
         )
 
     # ---- calls ---------------------------------------------------------------------------

@@ -22,9 +22,9 @@ from typing import Any, Callable
 
 from ._analysis import AnalysisResult
 from ._errors import EngineError
-from ._info import INFO_ALL, Info, InfoDict, parse_uci_info
+from ._info import INFO_ALL, Info, InfoDict, own_move, parse_uci_info
 from ._limits import BestMove, Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
 from ._protocol import LOGGER, BaseCommand, CommandState, Protocol, Signal
 
 __all__ = ["UciProtocol", "popen_uci"]
@@ -125,7 +125,7 @@ def parse_bestmove(board: Any, text: str) -> BestMove:
     move = ponder = None
     if words and words[0] not in ("(none)", "NULL", "0000"):
         try:
-            move = board.parse_uci(words[0])
+            move = own_move(board.parse_uci(words[0]))
         except ValueError as error:
             raise EngineError(
                 f"engine sent an illegal or unreadable best move {words[0]!r} "
@@ -136,7 +136,7 @@ def parse_bestmove(board: Any, text: str) -> BestMove:
             after = board.copy(stack=False)
             after.push(move)
             try:
-                ponder = after.parse_uci(words[2])
+                ponder = own_move(after.parse_uci(words[2]))
             except ValueError:
                 LOGGER.warning("ignoring illegal ponder move %r after %s", words[2], move)
     return BestMove(move, ponder)
@@ -256,20 +256,7 @@ class UciProtocol(Protocol):
         return target
 
     def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
-        """The ``setoption``s that take the engine from what it holds to ``target`` (an
-        option set earlier but not in ``target`` goes back to its default)."""
-        changes: list[tuple[Option, ConfigValue]] = []
-        wanted = target.copy()
-        for name in self._engine_values:
-            if name not in wanted and self.options[name].default is not None:
-                wanted[name] = self.options[name].default
-        for name, value in wanted.items():
-            option = self.options[name]
-            if option.type == "button":
-                changes.append((option, None))
-            elif self._engine_values.get(name, option.default) != value:
-                changes.append((option, value))
-        return changes
+        return option_changes(self.options, self._engine_values, target)
 
     def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
         for option, value in changes:
