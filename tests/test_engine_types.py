@@ -174,3 +174,17 @@ def test_module_examples() -> None:
     for module in (engine._score, engine._info, engine._options):  # type: ignore[attr-defined]
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_engine_module_is_reached_as_in_python_chess() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import pychess_rs as chess\n"
+        "assert chess.engine.SimpleEngine.popen_uci and chess.engine.Engine\n"
+        "import pychess_rs.engine\n"
+        "assert pychess_rs.engine is chess.engine\n"
+        "from pychess_rs.engine import popen_uci, popen_xboard, INFO_ALL, Cp\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
+import sys
+
+if sys.version_info >= (3, 11):
+    # asyncio.TimeoutError is the builtin since 3.11: no need to import asyncio for it.
+    _AsyncioTimeoutError = TimeoutError
+else:  # pragma: no cover (older Pythons)
+    from asyncio import TimeoutError as _AsyncioTimeoutError
 
 __all__ = ["AnalysisComplete", "EngineError", "EngineTerminatedError", "EngineTimeoutError"]
 
@@ -16,7 +22,7 @@ class EngineTerminatedError(EngineError):
     """The engine process ended (or was ended) while, or before, a command was answered."""
 
 
-class EngineTimeoutError(EngineError, asyncio.TimeoutError):
+class EngineTimeoutError(EngineError, _AsyncioTimeoutError):
     """The engine did not answer a command in time; the engine was then ended. Also an
     :exc:`asyncio.TimeoutError`, which is what python-chess raises here."""
 

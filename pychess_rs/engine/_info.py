@@ -18,7 +18,6 @@ cannot be read is skipped and logged; the rest of the line still counts.
 from __future__ import annotations
 
 import enum
-import logging
 import re
 from typing import Any, TypedDict
 
@@ -36,8 +35,6 @@ __all__ = [
     "Info",
     "InfoDict",
 ]
-
-LOGGER = logging.getLogger("pychess_rs.engine")
 
 
 class Info(enum.IntFlag):
@@ -178,7 +175,11 @@ def parse_uci_info(text: str, root_board: Any, selector: Info = Info.ALL) -> Inf
         try:
             _read_field(word, tokens, root_board, turn, selector, info)
         except (ValueError, TypeError) as error:
-            LOGGER.error("skipping unreadable %r in info line %r: %s", word, text, error)
+            import logging  # only now: importing it costs more than all of this module
+
+            logging.getLogger("pychess_rs.engine").error(
+                "skipping unreadable %r in info line %r: %s", word, text, error
+            )
     return info
 
 
