@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import gc
+import logging
 import multiprocessing
 import os
 import shutil
@@ -235,6 +236,24 @@ def test_stop_of_an_engine_that_ignores_stop_is_bounded(marker: str) -> None:
 def test_timeout_none_waits(marker: str) -> None:
     with SimpleEngine.popen_uci(fake(marker, "slow"), timeout=None) as engine:
         assert engine.play(pychess_rs.Board(), Limit(depth=1)).move is not None
+
+
+def test_ponderhit_takes_over_the_ponder_search(
+    marker: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="pychess_rs.engine")
+    with SimpleEngine.popen_uci(fake(marker, "strict")) as engine:
+        board = pychess_rs.Board()
+        for expected in ("e2e4", "g1f3", "f1b5"):
+            result = engine.play(board, Limit(time=1), ponder=True)
+            assert result.move.uci() == expected
+            board.push(result.move)
+            board.push(result.ponder)
+        # Something else than the expected position: the ponder search is stopped first.
+        board.pop()
+        assert engine.play(board, Limit(time=1)).move.uci() == "a7a6"
+    sent = [r.getMessage().split(": << ")[1] for r in caplog.records if ": << " in r.getMessage()]
+    assert sent.count("ponderhit") == 2 and sent.count("stop") == 1
 
 
 # ---- threads, pickling ---------------------------------------------------------------------

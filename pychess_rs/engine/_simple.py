@@ -182,12 +182,18 @@ def _shut_down(protocol: Protocol, runner: _LoopThread | None, grace: float | No
     hold no reference to the handle)."""
     if grace is None:
         protocol.kill()  # at once and from any thread, even if the loop no longer runs
-    if runner is None:
-        return
+    loop = runner.loop if runner is not None else protocol.loop
     try:
-        future = asyncio.run_coroutine_threadsafe(_wind_down(protocol, grace), runner.loop)
+        future = asyncio.run_coroutine_threadsafe(_wind_down(protocol, grace), loop)
     except RuntimeError:
+        protocol.kill()
         return  # the loop is closed already
+    if runner is None:  # a loop of the caller's (SimpleEngine made by hand)
+        try:
+            future.result(10 + (grace or 0))
+        except Exception:
+            protocol.kill()
+        return
     future.add_done_callback(lambda _: runner.stop(wait=False))
     if threading.current_thread() is not runner.thread:
         try:

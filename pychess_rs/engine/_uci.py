@@ -584,7 +584,11 @@ class _Play(_SearchCommand):
         )
 
     def ponderhit(self, hit: _Ponderhit) -> None:
+        """Takes ``hit``'s ``play`` over: the search is in the foreground again (a later
+        command waits for it rather than stopping it)."""
         self._hit = hit
+        self.ponder_line = None
+        self.background = False
         self.deliver(hit)
 
     async def run(self) -> None:

@@ -3,8 +3,9 @@
 Usage: python fake_uci.py MARKER BEHAVIOUR...  (MARKER only tags the process, so that a test
 can find leftovers by their command line.)
 
-It always plays the start position's e2e4 (ponder e7e5) and declares a few options; on
-``go`` it reports the options it holds in an ``info string``. Behaviours (any combination):
+From the start position it plays a scripted Ruy Lopez (``position startpos moves ...``
+picks the next move and the expected reply) and declares a few options; on ``go`` it
+reports the options it holds in an ``info string``. Behaviours (any combination):
 
   mute-uci      never answers ``uci``
   no-bestmove   on ``go``: says nothing, never sends ``bestmove`` (still answers isready)
@@ -28,6 +29,8 @@ import time
 
 BEHAVIOURS = set(sys.argv[2:])
 OPTIONS = {"Hash": "16", "Style": "Normal", "Ponder": "false", "MultiPV": "1"}
+GAME = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7".split()
+position = {"ply": 0}
 searching = threading.Event()
 stopped = threading.Event()
 write_lock = threading.Lock()
@@ -46,11 +49,13 @@ def search(infinite: bool) -> None:
     if "slow" in BEHAVIOURS:
         time.sleep(0.02)
     say("info string " + " ".join(f"{k}={v}" for k, v in OPTIONS.items()))
-    say("info depth 1 score cp 20 pv e2e4 e7e5")
+    ply = position["ply"]
+    best, reply = GAME[ply % len(GAME)], GAME[(ply + 1) % len(GAME)]
+    say(f"info depth 1 score cp 20 pv {best} {reply}")
     if infinite:
         stopped.wait()
     searching.clear()
-    say("bestmove e2e4 ponder e7e5")
+    say(f"bestmove {best} ponder {reply}")
 
 
 def main() -> None:
@@ -73,6 +78,9 @@ def main() -> None:
             say("uciok")
         elif word == "isready":
             say("readyok")
+        elif word == "position":
+            _, _, moves = line.partition(" moves ")
+            position["ply"] = len(moves.split())
         elif word == "setoption":
             _, _, rest = line.partition("name ")
             name, _, value = rest.partition(" value ")
