@@ -46,6 +46,7 @@ except ModuleNotFoundError as _error:
         name=_error.name,
     ) from None
 
+from . import engine as engine  # python-chess's chess.engine: `chess.engine.SimpleEngine`
 from .base_board import BaseBoard
 from .engine import (
     Cp,

@@ -42,6 +42,14 @@ PGN_CASES = ("PgnTestCase",)
 #: Polyglot opening books (issue 22), read from the suite's data/polyglot/*.bin.
 POLYGLOT_CASES = ("PolyglotTestCase",)
 
+#: The engine client (issue 21): pychess_rs.engine standing in for chess.engine. The tests
+#: that need Stockfish or Fairy-Stockfish find them on PATH or in /usr/games (Debian's place;
+#: tools/test installs them) and skip without them, as do the Crafty ones.
+ENGINE_CASES = ("EngineTestCase",)
+
+#: Where Debian puts the engines EngineTestCase starts by name.
+ENGINE_DIRS = ("/usr/games",)
+
 #: Tests that exercise chess variants, which pychess-rs does not implement.
 NEEDS_VARIANTS = {
     "BoardTestCase.test_insufficient_material": (
@@ -55,10 +63,15 @@ NEEDS_VARIANTS = {
 }
 
 #: ``test.py`` imports these submodules at its top; the ones pychess_rs has are bound to
-#: ours, the rest (tablebases, variants) to stand-ins whose attributes are inert exception
-#: classes, enough for decorators such as ``@catchAndSkip(chess.syzygy.MissingTableError)``
-#: that run when the file is loaded. No test listed above uses a stand-in.
-SUBMODULES = ("engine", "gaviota", "pgn", "polyglot", "svg", "syzygy", "variant")
+#: ours, the rest (tablebases) to stand-ins whose attributes are inert exception classes,
+#: enough for decorators such as ``@catchAndSkip(chess.syzygy.MissingTableError)`` that run
+#: when the file is loaded. No test listed above uses a stand-in.
+SUBMODULES = ("engine", "gaviota", "pgn", "polyglot", "svg", "syzygy")
+
+#: Submodules bound to python-chess's own: EngineTestCase hands a python-chess
+#: ``chess.variant.AtomicBoard`` to the XBoard client, which takes python-chess boards too.
+#: (The other tests that use variants are skipped, see NEEDS_VARIANTS.)
+ORACLE_SUBMODULES = ("variant",)
 
 VERSION = "1.11.2"
 
@@ -86,6 +99,10 @@ def _load_test_module(suite: Path) -> types.ModuleType:
         {k: v for k, v in vars(pychess_rs).items() if k not in ("__name__", "__spec__")}
     )
     bindings: dict[str, types.ModuleType] = {"chess": alias}
+    for name in ORACLE_SUBMODULES:
+        module = importlib.import_module(f"chess.{name}")  # python-chess's, before the swap
+        setattr(alias, name, module)
+        bindings[f"chess.{name}"] = module
     for name in SUBMODULES:
         try:
             module = importlib.import_module(f"pychess_rs.{name}")
@@ -160,10 +177,18 @@ def test_python_chess_polyglot(test_id: str, monkeypatch: pytest.MonkeyPatch) ->
     _run_one(test_id, monkeypatch)
 
 
+@pytest.mark.parametrize("test_id", _test_ids(ENGINE_CASES))
+def test_python_chess_engine(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    extra = [d for d in ENGINE_DIRS if os.path.isdir(d)]
+    monkeypatch.setenv("PATH", os.pathsep.join([os.environ.get("PATH", ""), *extra]))
+    _run_one(test_id, monkeypatch)
+
+
 def test_the_suite_loaded_against_pychess_rs() -> None:
     """The harness itself: ``chess`` inside test.py is pychess_rs, outside it is the oracle."""
     chess_in_suite: Any = TEST_MODULE.chess
     assert chess_in_suite.Board is pychess_rs.Board
+    assert chess_in_suite.engine is pychess_rs.engine
     import chess
 
     assert chess.Board is not pychess_rs.Board

@@ -95,7 +95,8 @@ class EnginePlayer:
 
     def think(self, board: Board) -> Move | None:
         """The move to play (``None`` when there is none)."""
-        return self._engine.play(board, self.limit).move
+        move: Move | None = self._engine.play(board, self.limit).move
+        return move
 
     def stop(self) -> None:
         """Make a running :meth:`think` return its best move now."""

@@ -20,13 +20,11 @@ The search runs in Rust with the GIL released, so another thread may call
 
 from __future__ import annotations
 
-import abc
-import dataclasses
 import threading
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Union, overload
 
-from ._core import (
+from .._core import (
     Board,
     EngineOptionError,
     Move,
@@ -35,9 +33,12 @@ from ._core import (
     SearchInfo,
     engine_option_ranges,
 )
+from ._info import InfoDict
+from ._limits import Limit, PlayResult
+from ._score import Cp, Mate, MateGiven, PovScore, Score
 
 if TYPE_CHECKING:
-    from ._core import SearcherOptions
+    from .._core import SearcherOptions
 
 __all__ = [
     "Cp",
@@ -58,220 +59,7 @@ class LimitError(ValueError):
     """A search limit of the wrong type or out of range."""
 
 
-# ---- scores -----------------------------------------------------------------------------------
-
-
-class Score(abc.ABC):
-    """A score from one side's point of view: :class:`Cp`, :class:`Mate` or
-    :class:`MateGiven`. Scores compare from worst (getting mated soon) to best (mating soon)."""
-
-    @abc.abstractmethod
-    def score(self, *, mate_score: int | None = None) -> int | None:
-        """Centipawns; a mate counts as ``mate_score`` minus its distance, or ``None`` when
-        no ``mate_score`` is given."""
-
-    @abc.abstractmethod
-    def mate(self) -> int | None:
-        """Moves to mate (negative when getting mated), or ``None``."""
-
-    def is_mate(self) -> bool:
-        """Is this a mate score?"""
-        return self.mate() is not None
-
-    @abc.abstractmethod
-    def __neg__(self) -> Score:
-        """The same score from the other side's point of view."""
-
-    def __pos__(self) -> Score:
-        return self
-
-    def _order(self) -> tuple[int, int]:
-        # (class, value): getting mated < centipawns < mating; within mates, sooner is
-        # more extreme.
-        mate = self.mate()
-        if mate is None:
-            return (0, self.score() or 0)
-        if isinstance(self, MateGiven) or mate > 0:
-            return (1, -mate)
-        return (-1, -mate)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Score):
-            return NotImplemented
-        return self._order() == other._order()
-
-    def __lt__(self, other: Score) -> bool:
-        return self._order() < other._order()
-
-    def __le__(self, other: Score) -> bool:
-        return self._order() <= other._order()
-
-    def __gt__(self, other: Score) -> bool:
-        return self._order() > other._order()
-
-    def __ge__(self, other: Score) -> bool:
-        return self._order() >= other._order()
-
-    def __hash__(self) -> int:
-        return hash(self._order())
-
-
-class Cp(Score):
-    """A score in centipawns."""
-
-    def __init__(self, cp: int) -> None:
-        self.cp = cp
-
-    def score(self, *, mate_score: int | None = None) -> int:
-        return self.cp
-
-    def mate(self) -> None:
-        return None
-
-    def __neg__(self) -> Cp:
-        return Cp(-self.cp)
-
-    def __abs__(self) -> Cp:
-        return Cp(abs(self.cp))
-
-    def __repr__(self) -> str:
-        return f"Cp({self.cp:+d})"
-
-    def __str__(self) -> str:
-        return f"{self.cp:+d}"
-
-
-class Mate(Score):
-    """Mate in ``moves`` moves; negative when the side is getting mated, ``Mate(0)`` when it
-    is mated already."""
-
-    def __init__(self, moves: int) -> None:
-        self.moves = moves
-
-    def score(self, *, mate_score: int | None = None) -> int | None:
-        if mate_score is None:
-            return None
-        if self.moves > 0:
-            return mate_score - self.moves
-        return -mate_score - self.moves
-
-    def mate(self) -> int:
-        return self.moves
-
-    def __neg__(self) -> Score:
-        return MateGiven() if self.moves == 0 else Mate(-self.moves)
-
-    def __abs__(self) -> Score:
-        return MateGiven() if self.moves == 0 else Mate(abs(self.moves))
-
-    def __repr__(self) -> str:
-        return "Mate(-0)" if self.moves == 0 else f"Mate({self.moves:+d})"
-
-    def __str__(self) -> str:
-        return "#-0" if self.moves == 0 else f"#{self.moves:+d}"
-
-
-class MateGiven(Score):
-    """The winner's view of a position where the other side is mated."""
-
-    def score(self, *, mate_score: int | None = None) -> int | None:
-        return mate_score
-
-    def mate(self) -> int:
-        return 0
-
-    def __neg__(self) -> Mate:
-        return Mate(0)
-
-    def __abs__(self) -> MateGiven:
-        return self
-
-    def __repr__(self) -> str:
-        return "MateGiven"
-
-    def __str__(self) -> str:
-        return "#+0"
-
-
-class PovScore:
-    """A score ``relative`` to the side ``turn`` (``True`` for White)."""
-
-    def __init__(self, relative: Score, turn: bool) -> None:
-        self.relative = relative
-        self.turn = turn
-
-    def white(self) -> Score:
-        """The score from White's point of view."""
-        return self.pov(True)
-
-    def black(self) -> Score:
-        """The score from Black's point of view."""
-        return self.pov(False)
-
-    def pov(self, color: bool) -> Score:
-        """The score from ``color``'s point of view."""
-        return self.relative if color == self.turn else -self.relative
-
-    def is_mate(self) -> bool:
-        """Is this a mate score?"""
-        return self.relative.is_mate()
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PovScore):
-            return NotImplemented
-        return self.white() == other.white()
-
-    def __hash__(self) -> int:
-        return hash(self.white())
-
-    def __repr__(self) -> str:
-        side = "WHITE" if self.turn else "BLACK"
-        return f"PovScore({self.relative!r}, {side})"
-
-
-# ---- limits, infos, results ---------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class Limit:
-    """When to stop searching (python-chess's ``Limit``). Times are in seconds. With no field
-    set the search runs until :meth:`Engine.stop`."""
-
-    time: float | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    mate: int | None = None
-    white_clock: float | None = None
-    black_clock: float | None = None
-    white_inc: float | None = None
-    black_inc: float | None = None
-    remaining_moves: int | None = None
-
-
-class InfoDict(TypedDict, total=False):
-    """One search report (python-chess's ``InfoDict``); ``time`` is in seconds."""
-
-    score: PovScore
-    pv: list[Move]
-    depth: int
-    seldepth: int
-    multipv: int
-    nodes: int
-    nps: int
-    hashfull: int
-    time: float
-    lowerbound: bool
-    upperbound: bool
-
-
-@dataclasses.dataclass
-class PlayResult:
-    """The move to play (``None`` when there is no legal move), the expected reply and the
-    last report of the best line."""
-
-    move: Move | None
-    ponder: Move | None
-    info: InfoDict = dataclasses.field(default_factory=lambda: InfoDict())
+# ---- limits, infos, results: shared with the engine clients (._limits, ._info, ._score) ----
 
 
 def _info_dict(info: SearchInfo, turn: bool) -> InfoDict:

@@ -1,0 +1,708 @@
+"""The UCI client: :class:`UciProtocol` speaks the Universal Chess Interface to an engine.
+
+Before each search the client brings the engine's options to what the call needs: the
+values given to :meth:`~UciProtocol.configure`, the call's own ``options`` (for that call
+only: the next call sets them back), and the *managed* options it sets itself from the
+arguments (``UCI_Chess960``/``UCI_Variant`` from the board, ``MultiPV``, ``Ponder``, and
+``UCI_AnalyseMode`` unless configured). Only changed values are sent. A new ``game`` (or
+opponent) sends ``ucinewgame`` and waits for ``readyok``.
+
+After ``play(..., ponder=True)`` the engine thinks on the expected reply in the background;
+the next ``play`` on exactly that position, with nothing else changed, sends ``ponderhit``
+and takes that search's move, any other command sends ``stop`` first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+from collections.abc import Iterable
+from typing import Any, Callable
+
+from ._analysis import AnalysisResult
+from ._errors import EngineError
+from ._info import INFO_ALL, Info, InfoDict, own_move, parse_uci_info
+from ._limits import BestMove, Limit, Opponent, PlayResult
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
+from ._protocol import LOGGER, BaseCommand, CommandState, Protocol, Signal
+
+__all__ = ["UciProtocol", "popen_uci"]
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def parse_uci_option(text: str) -> Option:
+    """The :class:`Option` of an ``option name ... type ...`` line (without ``option``).
+    Names, defaults and choices may hold spaces.
+
+    :raises: :exc:`EngineError` for a line without name or type.
+    """
+    fields: dict[str, list[str]] = {}
+    choices: list[list[str]] = []
+    current: list[str] | None = None
+    for word in text.split(" "):
+        if word == "name" and not fields:
+            current = fields["name"] = []
+        elif word == "type" and "name" in fields and "type" not in fields:
+            current = fields["type"] = []
+        elif word in ("default", "min", "max") and "type" in fields and word not in fields:
+            current = fields[word] = []
+        elif word == "var" and "type" in fields:
+            choices.append([])
+            current = choices[-1]
+        elif current is not None:
+            current.append(word)
+    if "name" not in fields or "type" not in fields:
+        raise EngineError(f"cannot read option line {text!r}")
+
+    def text_of(key: str) -> str | None:
+        return " ".join(fields[key]).strip() if key in fields else None
+
+    def number(key: str) -> int | None:
+        try:
+            return int(text_of(key) or "")
+        except ValueError:
+            return None
+
+    kind = (text_of("type") or "").lower()
+    raw_default = text_of("default")
+    default: ConfigValue = raw_default
+    if kind == "check":
+        default = raw_default is not None and raw_default.lower() == "true"
+    elif kind == "spin":
+        default = number("default")
+    elif kind == "button":
+        default = None
+    elif raw_default == "<empty>":
+        default = ""
+    var = [" ".join(words).strip() for words in choices]
+    return Option(text_of("name") or "", kind, default, number("min"), number("max"), var)
+
+
+def _milliseconds(seconds: float, minimum: int = 0) -> int:
+    return max(minimum, round(seconds * 1000))
+
+
+def go_command(
+    limit: Limit | None, *, root_moves: list[Any] | None, ponder: bool, infinite: bool
+) -> str:
+    """The ``go`` line for ``limit`` (clocks, then depth/nodes/mate/movetime, then
+    ``infinite``, then ``searchmoves``)."""
+    words = ["go"]
+    if ponder:
+        words.append("ponder")
+    if limit is not None:
+        for word, seconds in (
+            ("wtime", limit.white_clock),
+            ("btime", limit.black_clock),
+            ("winc", limit.white_inc),
+            ("binc", limit.black_inc),
+        ):
+            if seconds is not None:
+                words += [word, str(_milliseconds(seconds))]
+        if limit.remaining_moves is not None and limit.remaining_moves > 0:
+            words += ["movestogo", str(limit.remaining_moves)]
+        for word, count in (("depth", limit.depth), ("nodes", limit.nodes), ("mate", limit.mate)):
+            if count is not None:
+                words += [word, str(max(0, int(count)))]
+        if limit.time is not None:
+            words += ["movetime", str(_milliseconds(limit.time, 1))]
+    if infinite:
+        words.append("infinite")
+    if root_moves:
+        words += ["searchmoves", *(move.uci() for move in root_moves)]
+    return " ".join(words)
+
+
+def parse_bestmove(board: Any, text: str) -> BestMove:
+    """The move (and expected reply) of a ``bestmove`` line (without ``bestmove``), read
+    against ``board``, the searched position.
+
+    :raises: :exc:`EngineError` for a best move that is not legal there.
+    """
+    words = text.split()
+    move = ponder = None
+    if words and words[0] not in ("(none)", "NULL", "0000"):
+        try:
+            move = own_move(board.parse_uci(words[0]))
+        except ValueError as error:
+            raise EngineError(
+                f"engine sent an illegal or unreadable best move {words[0]!r} "
+                f"in {board.fen()}: {error}"
+            ) from error
+    if move is not None and len(words) >= 3 and words[1] == "ponder":
+        if words[2] not in ("(none)", "NULL", "0000"):
+            after = board.copy(stack=False)
+            after.push(move)
+            try:
+                ponder = own_move(after.parse_uci(words[2]))
+            except ValueError:
+                LOGGER.warning("ignoring illegal ponder move %r after %s", words[2], move)
+    return BestMove(move, ponder)
+
+
+def _opponent_text(opponent: Opponent) -> str:
+    """The value of ``UCI_Opponent``: ``title rating computer|human name``."""
+    title = opponent.title or "none"
+    rating = str(opponent.rating) if opponent.rating is not None else "none"
+    kind = "computer" if opponent.is_engine else "human"
+    return f"{title} {rating} {kind} {opponent.name or ''}".rstrip()
+
+
+def _check_opponent(opponent: Opponent | None) -> None:
+    if opponent is None:
+        return
+    for text in (opponent.name, opponent.title):
+        if text is not None and ("\n" in text or "\r" in text):
+            raise EngineError(f"invalid line break in opponent information: {opponent!r}")
+
+
+@dataclasses.dataclass
+class _Search:
+    """What one ``play``/``analysis`` call asks of the engine."""
+
+    board: Any
+    limit: Limit | None
+    root_moves: list[Any] | None
+    selector: Info
+    game: object
+    opponent: Opponent | None
+    target: UciOptionMap[ConfigValue]
+
+
+@dataclasses.dataclass
+class _Ponderhit:
+    """A ``play`` that takes over a ponder search."""
+
+    board: Any
+    limit: Limit
+    selector: Info
+    ponder: bool
+    result: Any  # asyncio.Future[PlayResult]
+
+
+class UciProtocol(Protocol):
+    """The UCI client (see the module's notes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: What the engine holds now, for the options this client has set.
+        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
+        self._first_game = True
+        self._game: object = None
+        self._opponent: Opponent | None = None  # from send_opponent_information
+        self._opponent_sent: Opponent | None = None
+
+    # ---- options ----------------------------------------------------------------------------
+
+    def _option(self, name: str, *, allow_managed: bool = False) -> Option:
+        try:
+            option = self.options[name]
+        except KeyError:
+            known = ", ".join(self.options) or "none"
+            raise EngineError(
+                f"engine {self.describe()} has no option {name!r} (options: {known})"
+            ) from None
+        if option.is_managed() and not allow_managed:
+            raise EngineError(
+                f"cannot set {option.name}, which is managed automatically from each call's "
+                "arguments"
+            )
+        return option
+
+    def _setoption_line(self, option: Option, value: ConfigValue) -> str:
+        if option.type == "button" or value is None:
+            return f"setoption name {option.name}"
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        else:
+            text = str(value) if str(value) != "" else "<empty>"
+        return f"setoption name {option.name} value {text}"
+
+    def _target(
+        self,
+        board: Any,
+        options: ConfigMapping,
+        *,
+        analysis: bool,
+        ponder: bool,
+        multipv: int | None,
+    ) -> UciOptionMap[ConfigValue]:
+        """The option values a search with these arguments needs (checked)."""
+        target: UciOptionMap[ConfigValue] = self.config.copy()
+        for name, value in options.items():
+            option = self._option(name)
+            target[option.name] = option.parse(value)
+        if "UCI_AnalyseMode" in self.options and "UCI_AnalyseMode" not in target:
+            target["UCI_AnalyseMode"] = analysis
+        if "Ponder" in self.options:
+            target["Ponder"] = ponder
+        if "MultiPV" in self.options:
+            option = self.options["MultiPV"]
+            target["MultiPV"] = option.parse(multipv) if multipv is not None else option.default
+        elif multipv is not None and multipv > 1:
+            raise EngineError(f"engine {self.describe()} has no MultiPV option")
+        chess960 = bool(getattr(board, "chess960", False))
+        if "UCI_Chess960" in self.options:
+            target["UCI_Chess960"] = chess960
+        elif chess960:
+            raise EngineError(f"engine {self.describe()} does not play Chess960 (no UCI_Chess960)")
+        variant = getattr(board, "uci_variant", "chess")
+        if "UCI_Variant" in self.options:
+            target["UCI_Variant"] = self.options["UCI_Variant"].parse(variant)
+        elif variant != "chess":
+            raise EngineError(f"engine {self.describe()} does not play {variant} (no UCI_Variant)")
+        return target
+
+    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
+        return option_changes(self.options, self._engine_values, target)
+
+    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
+        for option, value in changes:
+            self.send_line(self._setoption_line(option, value))
+            if option.type != "button":
+                self._engine_values[option.name] = value
+
+    def _new_game_needed(self, game: object, opponent: Opponent | None) -> bool:
+        return self._first_game or game != self._game or opponent != self._opponent_sent
+
+    def position_line(self, board: Any) -> str:
+        """The ``position`` line of ``board``: its root, then its move stack."""
+        root = board.root()
+        fen = root.fen()
+        starting = getattr(type(root), "starting_fen", STARTING_FEN)
+        chess960 = bool(getattr(board, "chess960", False))
+        line = "position startpos" if fen == starting and not chess960 else f"position fen {fen}"
+        if board.move_stack:
+            line += " moves " + " ".join(move.uci() for move in board.move_stack)
+        return line
+
+    # ---- commands ---------------------------------------------------------------------------
+
+    async def initialize(self) -> None:
+        await self.communicate(_Initialize)
+
+    def debug(self, on: bool = True) -> None:
+        """Switches the engine's debug mode (``debug on``/``debug off``)."""
+        self.send_line("debug on" if on else "debug off")
+
+    async def ping(self) -> None:
+        self._check_initialized()
+        await self.communicate(_IsReady)
+
+    async def configure(self, options: ConfigMapping) -> None:
+        self._check_initialized()
+        checked = [(option, option.parse(value)) for option, value in self._named(options)]
+
+        def factory(engine: Protocol) -> BaseCommand[None]:
+            return _Configure(engine, checked)
+
+        await self.communicate(factory)
+
+    def _named(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
+        return [(self._option(name), value) for name, value in options.items()]
+
+    async def send_opponent_information(
+        self, *, opponent: Opponent | None = None, engine_rating: int | None = None
+    ) -> None:
+        _check_opponent(opponent)
+        self._opponent = opponent
+
+    async def send_game_result(
+        self,
+        board: Any,
+        winner: bool | None = None,
+        game_ending: str | None = None,
+        game_complete: bool = True,
+    ) -> None:
+        # UCI has no words for a result; a ponder search still running is stopped.
+        if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
+            raise EngineError(f"invalid characters in game ending {game_ending!r}")
+        if self.command is not None and self.command.background:
+            self.command.cancel()
+
+    def _search(
+        self,
+        board: Any,
+        limit: Limit | None,
+        *,
+        game: object,
+        info: Info,
+        root_moves: Iterable[Any] | None,
+        options: ConfigMapping,
+        opponent: Opponent | None,
+        analysis: bool,
+        ponder: bool,
+        multipv: int | None,
+    ) -> _Search:
+        self._check_initialized()
+        _check_opponent(opponent)
+        target = self._target(board, options, analysis=analysis, ponder=ponder, multipv=multipv)
+        moves = list(root_moves) if root_moves is not None else None
+        chosen = opponent if opponent is not None else self._opponent
+        return _Search(board, limit, moves, info, game, chosen, target)
+
+    async def play(
+        self,
+        board: Any,
+        limit: Limit,
+        *,
+        game: object = None,
+        info: Info = Info.NONE,
+        ponder: bool = False,
+        draw_offered: bool = False,
+        root_moves: Iterable[Any] | None = None,
+        options: ConfigMapping = {},  # noqa: B006
+        opponent: Opponent | None = None,
+    ) -> PlayResult:
+        search = self._search(
+            board,
+            limit,
+            game=game,
+            info=info,
+            root_moves=root_moves,
+            options=options,
+            opponent=opponent,
+            analysis=False,
+            ponder=ponder,
+            multipv=None,
+        )
+        pondering = self.command
+        if (
+            isinstance(pondering, _Play)
+            and pondering.can_ponderhit()
+            and not self.has_waiting_commands()
+            and pondering.ponder_line == self.position_line(board)
+            and not self._changes(search.target)
+            and not self._new_game_needed(game, search.opponent)
+        ):
+            hit = _Ponderhit(board, limit, info, ponder, self.loop.create_future())
+            pondering.ponderhit(hit)
+            result: PlayResult = await self._await_result_future(pondering, hit.result)
+            return result
+
+        def factory(engine: Protocol) -> BaseCommand[PlayResult]:
+            return _Play(engine, search, ponder=ponder)
+
+        return await self.communicate(factory)
+
+    async def _await_result_future(self, command: BaseCommand[Any], future: Any) -> Any:
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            command.cancel()
+            raise
+
+    async def analysis(
+        self,
+        board: Any,
+        limit: Limit | None = None,
+        *,
+        multipv: int | None = None,
+        game: object = None,
+        info: Info = INFO_ALL,
+        root_moves: Iterable[Any] | None = None,
+        options: ConfigMapping = {},  # noqa: B006
+    ) -> AnalysisResult:
+        search = self._search(
+            board,
+            limit,
+            game=game,
+            info=info,
+            root_moves=root_moves,
+            options=options,
+            opponent=None,
+            analysis=True,
+            ponder=False,
+            multipv=multipv,
+        )
+
+        def factory(engine: Protocol) -> BaseCommand[AnalysisResult]:
+            return _Analysis(engine, search)
+
+        return await self.communicate(factory)
+
+
+# ---- the commands -----------------------------------------------------------------------------
+
+
+class _UciCommand(BaseCommand[Any]):
+    engine: UciProtocol
+
+    async def until(self, word: str) -> None:
+        """Reads lines until one that is ``word`` (others are ignored)."""
+        while True:
+            event = await self.receive()
+            if isinstance(event, str) and event.strip() == word:
+                return
+
+
+class _Initialize(_UciCommand):
+    async def run(self) -> None:
+        engine = self.engine
+        engine.send_line("uci")
+        while True:
+            event = await self.receive()
+            if not isinstance(event, str):
+                continue
+            word, _, rest = event.strip().partition(" ")
+            if word == "uciok":
+                break
+            if word == "id":
+                key, _, value = rest.strip().partition(" ")
+                engine.id[key] = value.strip()
+            elif word == "option":
+                try:
+                    option = parse_uci_option(rest)
+                except EngineError as error:
+                    LOGGER.warning("%s: %s", engine.describe(), error)
+                    continue
+                engine.options[option.name] = option
+        engine.initialized = True
+        self.resolve(None)
+
+
+class _IsReady(_UciCommand):
+    async def run(self) -> None:
+        self.engine.send_line("isready")
+        await self.until("readyok")
+        self.resolve(None)
+
+
+class _Configure(_UciCommand):
+    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
+        super().__init__(engine)
+        self.changes = changes
+
+    async def run(self) -> None:
+        engine = self.engine
+        for option, value in self.changes:
+            engine.send_line(engine._setoption_line(option, value))
+            if option.type != "button":
+                engine._engine_values[option.name] = value
+                engine.config[option.name] = value
+        self.resolve(None)
+
+
+class _SearchCommand(_UciCommand):
+    """Brings options and game up to date, then searches."""
+
+    def __init__(self, engine: Protocol, search: _Search) -> None:
+        super().__init__(engine)
+        self.search = search
+        self.stop_sent = False
+        self._stop_deadline: float | None = None
+
+    async def prepare(self) -> bool:
+        """Options, ``ucinewgame`` and ``position``; ``False`` when cancelled meanwhile."""
+        engine = self.engine
+        search = self.search
+        engine._apply(engine._changes(search.target))
+        if engine._new_game_needed(search.game, search.opponent):
+            engine.send_line("ucinewgame")
+            engine._first_game = False
+            engine._game = search.game
+            if search.opponent is not None and "UCI_Opponent" in engine.options:
+                option = engine.options["UCI_Opponent"]
+                engine.send_line(engine._setoption_line(option, _opponent_text(search.opponent)))
+            engine._opponent_sent = search.opponent
+            engine.send_line("isready")
+            await self.until("readyok")
+        return not self.stop_sent and self.state is CommandState.ACTIVE
+
+    async def until(self, word: str) -> None:
+        while True:
+            event = await self.receive()
+            if event is Signal.CANCEL:
+                self.stop_sent = True  # nothing searched yet: the search is simply skipped
+            elif isinstance(event, str) and event.strip() == word:
+                return
+
+    def stop(self) -> None:
+        """Sends ``stop``; with :attr:`Protocol.liveness_timeout` set, the engine must then
+        answer within that time."""
+        if not self.stop_sent:
+            self.stop_sent = True
+            self.engine.send_line("stop")
+            if self.engine.liveness_timeout is not None:
+                self._stop_deadline = self.engine.loop.time() + self.engine.liveness_timeout
+
+    async def next_event(self, *, watched: bool) -> Any:
+        """The next line or signal of a search: watched for silence, and bounded once
+        ``stop`` was sent.
+
+        :raises: :exc:`EngineTimeoutError` for a hung engine (which is then killed).
+        """
+        if self._stop_deadline is None:
+            return await self.receive_watched("isready" if watched else None)
+        try:
+            return await self.receive(max(0.0, self._stop_deadline - self.engine.loop.time()))
+        except asyncio.TimeoutError:
+            raise self.engine.kill_as_hung(
+                f"did not answer 'stop' within {self.engine.liveness_timeout:g} s"
+            ) from None
+
+    async def search_until_bestmove(
+        self, board: Any, selector: Info, on_info: Callable[[InfoDict], None], *, watched: bool
+    ) -> BestMove:
+        """Reads ``info`` lines (handing each to ``on_info``) until ``bestmove``."""
+        while True:
+            event = await self.next_event(watched=watched)
+            if event is Signal.CANCEL:
+                self.stop()
+                continue
+            if isinstance(event, _Ponderhit):
+                continue
+            if not isinstance(event, str):
+                continue
+            word, _, rest = event.strip().partition(" ")
+            if word == "info" and selector:
+                parsed = parse_uci_info(rest, board, selector)
+                if parsed:
+                    on_info(parsed)
+            elif word == "bestmove":
+                return parse_bestmove(board, rest)
+
+
+class _Play(_SearchCommand):
+    """``play``: a search for a move, then perhaps a ponder search (in the background)."""
+
+    def __init__(self, engine: Protocol, search: _Search, *, ponder: bool) -> None:
+        super().__init__(engine, search)
+        self.ponder = ponder
+        self.ponder_line: str | None = None
+        self._hit: _Ponderhit | None = None
+
+    def can_ponderhit(self) -> bool:
+        return (
+            self.background
+            and self.ponder_line is not None
+            and self._hit is None
+            and not self.stop_sent
+            and self.state is CommandState.ACTIVE
+        )
+
+    def ponderhit(self, hit: _Ponderhit) -> None:
+        """Takes ``hit``'s ``play`` over: the search is in the foreground again (a later
+        command waits for it rather than stopping it)."""
+        self._hit = hit
+        self.ponder_line = None
+        self.background = False
+        self.deliver(hit)
+
+    async def run(self) -> None:
+        engine = self.engine
+        search = self.search
+        if not await self.prepare():
+            self.result.cancel()
+            return
+        engine.send_line(engine.position_line(search.board))
+        engine.send_line(
+            go_command(search.limit, root_moves=search.root_moves, ponder=False, infinite=False)
+        )
+        info: InfoDict = {}
+        best = await self.search_until_bestmove(
+            search.board, search.selector, functools.partial(_merge, info), watched=True
+        )
+        board, limit, selector, ponder = search.board, search.limit, search.selector, self.ponder
+        future = self.result
+        while True:
+            if not future.done():
+                future.set_result(PlayResult(best.move, best.ponder, info))
+            if not (ponder and best.move is not None and best.ponder is not None):
+                return
+            if self.stop_sent:
+                return
+            board = board.copy()
+            board.push(best.move)
+            board.push(best.ponder)
+            self.ponder_line = engine.position_line(board)
+            engine.send_line(self.ponder_line)
+            engine.send_line(go_command(limit, root_moves=None, ponder=True, infinite=False))
+            self.resolve(future.result(), background=True)
+            hit = await self._ponder(board)
+            if hit is None:
+                return
+            # The opponent played the expected move: this search is the next move's.
+            board, limit, selector, ponder, future = (
+                hit.board,
+                hit.limit,
+                hit.selector,
+                hit.ponder,
+                hit.result,
+            )
+            self._hit = None
+            info = {}
+            best = await self.search_until_bestmove(
+                board, selector, functools.partial(_merge, info), watched=True
+            )
+
+    async def _ponder(self, board: Any) -> _Ponderhit | None:
+        """Waits while pondering: the ponderhit, or ``None`` once stopped."""
+        while True:
+            event = await self.next_event(watched=False)
+            if event is Signal.CANCEL:
+                self.stop()
+            elif isinstance(event, _Ponderhit):
+                self.engine.send_line("ponderhit")
+                return event
+            elif isinstance(event, str) and event.strip().startswith("bestmove"):
+                return None
+
+
+class _Analysis(_SearchCommand):
+    """``analysis``: runs in the background from its ``go`` on."""
+
+    async def run(self) -> None:
+        engine = self.engine
+        search = self.search
+        analysis = AnalysisResult(stop=self.cancel)
+        if not await self.prepare():
+            self.result.cancel()
+            return
+        engine.send_line(engine.position_line(search.board))
+        engine.send_line(
+            go_command(
+                search.limit,
+                root_moves=search.root_moves,
+                ponder=False,
+                infinite=search.limit is None or search.limit == Limit(),
+            )
+        )
+        self.resolve(analysis, background=True)
+        try:
+            best = await self.search_until_bestmove(
+                search.board, search.selector, analysis.post, watched=True
+            )
+        except Exception as error:
+            analysis.set_exception(error)
+            raise
+        analysis.set_finished(best)
+
+
+def _merge(info: InfoDict, new: InfoDict) -> None:
+    """A ``play`` keeps the latest report of its best line (and any ``string``)."""
+    if new.get("multipv", 1) == 1:
+        info.update(new)
+    elif "string" in new:
+        info["string"] = new["string"]
+
+
+async def popen_uci(
+    command: str | list[str], *, setpgrp: bool = False, **popen_args: Any
+) -> tuple[asyncio.SubprocessTransport, UciProtocol]:
+    """Starts and initialises a UCI engine in the running event loop (see
+    :meth:`Protocol.popen`); no timeouts here (:class:`SimpleEngine` has them).
+
+    :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
+        not introduce itself.
+    """
+    transport, protocol = await UciProtocol.popen(command, setpgrp=setpgrp, **popen_args)
+    try:
+        await protocol.initialize()
+    except BaseException:
+        protocol.kill()
+        transport.close()
+        raise
+    return transport, protocol
