@@ -90,10 +90,8 @@ def test_campaign(rs: Any, source: str, tmp_path: Path) -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="issue 27, core side: with castling rights written by hand, pychess_rs lists "
-    "castling moves whose rook square holds no own rook; counts a right on the king's own square "
-    "as queenside (has_queenside_castling_rights, the Polyglot hash); and says "
-    "has_castling_rights(colour) is False for rights on the back rank when the king is elsewhere "
-    "(python-chess: True). Remove this mark once all three are fixed",
+    "castling moves whose rook square holds no own rook (legal_moves, pseudo_legal_moves). "
+    "Remove this mark once that is fixed",
 )
 def test_campaign_hand_edited_castling_and_en_passant(rs: Any, tmp_path: Path) -> None:
     result = _campaign(rs, "edited", tmp_path)

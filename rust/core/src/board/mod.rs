@@ -314,21 +314,35 @@ impl Board {
                 || self.legal_ep_square() == other.legal_ep_square())
     }
 
+    /// Does `color` keep a castling right on its back rank (python-chess's
+    /// `has_castling_rights`)? Only the clean rights count, but where they are taken as they
+    /// are (once moves were played, see [`Board::clean_castling_rights`]) no king need be on
+    /// that rank.
+    pub fn has_castling_rights(&self, color: Color) -> bool {
+        (self.clean_castling_rights() & Bitboard::rank(color.back_rank())).nonempty()
+    }
+
     /// The castling rights `color` keeps: (towards the h-file, towards the a-file), i.e.
-    /// python-chess's `has_kingside_castling_rights` and `has_queenside_castling_rights`
-    /// (clean rights, compared with the highest non-promoted king on the back rank).
+    /// python-chess's `has_kingside_castling_rights` and `has_queenside_castling_rights`, which
+    /// the Polyglot hash reads.
+    ///
+    /// Neither side without a non-promoted king of `color` on its back rank. Otherwise
+    /// python-chess compares each clean right on that rank, as a one-square bitboard, with the
+    /// bitboard of all those kings, as integers: a right above the highest king is kingside,
+    /// one below it queenside. A right on the highest king's own square (rights written by
+    /// hand after moves) is neither, unless a lower king stands on the rank too, which makes
+    /// the kings' bitboard the larger number: then it is queenside.
     pub fn castling_sides(&self, color: Color) -> (bool, bool) {
         let backrank = Bitboard::rank(color.back_rank());
-        let Some(king) = (self.pieces(color, Role::King) & backrank & !self.promoted).last() else {
+        let kings = self.pieces(color, Role::King) & backrank & !self.promoted;
+        if kings.is_empty() {
             return (false, false);
-        };
+        }
         let mut sides = (false, false);
         for rook in self.clean_castling_rights() & backrank {
-            if rook > king {
-                sides.0 = true;
-            } else {
-                sides.1 = true;
-            }
+            let rook = Bitboard::from_square(rook).0;
+            sides.0 |= rook > kings.0;
+            sides.1 |= rook < kings.0;
         }
         sides
     }
@@ -467,6 +481,102 @@ mod tests {
                 let board = Board::from_fen(fen, chess960).unwrap();
                 assert_eq!(board.has_chess960_castling_rights(), expected, "{fen}");
             }
+        }
+    }
+
+    /// The board after `moves` from `fen` with the castling rights then written by hand as
+    /// `rights` (squares), as python-chess's `board.castling_rights = ...` on a board with a
+    /// move stack, which takes them as they are.
+    pub(crate) fn edited_after_moves(fen: &str, moves: &[&str], rights: &[&str]) -> Board {
+        let mut game = crate::Game::new(Board::from_fen(fen, false).unwrap());
+        for uci in moves {
+            game.push_uci(crate::UciMove::parse(uci).unwrap()).unwrap();
+        }
+        let rights = rights.iter().fold(Bitboard::EMPTY, |bb, name| {
+            bb.with(Square::parse(name).unwrap())
+        });
+        game.edit_board(|board| board.set_castling_rights(rights));
+        game.board().clone()
+    }
+
+    /// `has_castling_rights`, `has_kingside_castling_rights`, `has_queenside_castling_rights`
+    /// for (White, Black), and the X-FEN and Shredder-FEN castling fields, as python-chess
+    /// 1.11.2 answers them for hand-written rights.
+    #[test]
+    fn castling_queries_on_hand_written_rights() {
+        let lone_rooks = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
+        let two_kings = "4k3/8/8/8/8/8/8/K3K3 w - - 0 1";
+        let king_up = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1";
+        for (fen, moves, rights, white, black, xfen, shredder) in [
+            // A right on the king's own square: neither side, but a right all the same.
+            (
+                lone_rooks,
+                &["a1a2", "e8d8"][..],
+                &["e1", "d8"][..],
+                (true, false, false),
+                (true, false, false),
+                "Ek",
+                "Ed",
+            ),
+            // The same with a second king lower on the rank: queenside.
+            (
+                two_kings,
+                &["a1b1", "e8d8"],
+                &["e1"],
+                (true, false, true),
+                (false, false, false),
+                "K",
+                "E",
+            ),
+            (
+                two_kings,
+                &["a1b1", "e8d8"],
+                &["b1"],
+                (true, false, true),
+                (false, false, false),
+                "Q",
+                "B",
+            ),
+            // White's king has left the back rank; Black's stands beside its right.
+            (
+                king_up,
+                &["a1a2", "e8d8"],
+                &["h1", "a8"],
+                (true, false, false),
+                (true, false, true),
+                "Kq",
+                "Ha",
+            ),
+            // Without a move stack the rights are cleaned first: none of these stay.
+            (
+                king_up,
+                &[],
+                &["h1", "a8", "e1"],
+                (false, false, false),
+                (false, false, false),
+                "-",
+                "-",
+            ),
+        ] {
+            let board = edited_after_moves(fen, moves, rights);
+            for (color, expected) in [(Color::White, white), (Color::Black, black)] {
+                let (kingside, queenside) = board.castling_sides(color);
+                assert_eq!(
+                    (board.has_castling_rights(color), kingside, queenside),
+                    expected,
+                    "{fen} {moves:?} {rights:?} {color:?}"
+                );
+            }
+            assert_eq!(
+                board.castling_fen(false),
+                xfen,
+                "{fen} {moves:?} {rights:?}"
+            );
+            assert_eq!(
+                board.castling_fen(true),
+                shredder,
+                "{fen} {moves:?} {rights:?}"
+            );
         }
     }
 }

@@ -344,4 +344,36 @@ mod tests {
         }
         assert!(checked > 100);
     }
+
+    /// Polyglot keys of boards whose castling rights were written by hand after moves, from
+    /// python-chess 1.11.2's `chess.polyglot.zobrist_hash`: a right on the king's own square
+    /// adds no castling key, unless a lower king on the rank makes it queenside.
+    #[test]
+    fn polyglot_key_of_hand_written_rights() {
+        use crate::board::tests::edited_after_moves;
+        let lone_rooks = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
+        let two_kings = "4k3/8/8/8/8/8/8/K3K3 w - - 0 1";
+        let king_up = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1";
+        for (fen, moves, rights, expected) in [
+            (
+                lone_rooks,
+                &["a1a2", "e8d8"][..],
+                &["e1", "d8"][..],
+                0x0b9f_8b62_9423_e9d0,
+            ),
+            (lone_rooks, &["a1a2", "e8d8"], &[], 0x0b9f_8b62_9423_e9d0),
+            (two_kings, &["a1b1", "e8d8"], &["e1"], 0xddc5_6789_0278_d8ff),
+            (two_kings, &["a1b1", "e8d8"], &["b1"], 0xddc5_6789_0278_d8ff),
+            (
+                king_up,
+                &["a1a2", "e8d8"],
+                &["h1", "a8"],
+                0xba67_4a06_4908_765b,
+            ),
+            (king_up, &[], &["h1", "a8", "e1"], 0x8098_6300_1fbd_c9b0),
+        ] {
+            let board = edited_after_moves(fen, moves, rights);
+            assert_eq!(board.zobrist_hash(), expected, "{fen} {moves:?} {rights:?}");
+        }
+    }
 }

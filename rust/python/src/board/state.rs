@@ -329,8 +329,7 @@ impl Board {
     }
 
     fn has_castling_rights(&self, color: bool) -> bool {
-        let (kingside, queenside) = self.board().castling_sides(color_arg(color));
-        kingside || queenside
+        self.board().has_castling_rights(color_arg(color))
     }
 
     fn has_kingside_castling_rights(&self, color: bool) -> bool {
