@@ -87,12 +87,6 @@ def test_campaign(rs: Any, source: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.once
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 27, core side: with castling rights written by hand, pychess_rs lists "
-    "castling moves whose rook square holds no own rook (legal_moves, pseudo_legal_moves). "
-    "Remove this mark once that is fixed",
-)
 def test_campaign_hand_edited_castling_and_en_passant(rs: Any, tmp_path: Path) -> None:
     result = _campaign(rs, "edited", tmp_path)
     _assert_clean(result, "edited")
