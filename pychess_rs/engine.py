@@ -138,10 +138,11 @@ class Cp(Score):
         return Cp(abs(self.cp))
 
     def __repr__(self) -> str:
-        return f"Cp({self.cp:+d})"
+        return f"Cp({self})"
 
     def __str__(self) -> str:
-        return f"{self.cp:+d}"
+        # python-chess's: a sign for positive scores only ("0", not "+0").
+        return f"+{self.cp:d}" if self.cp > 0 else str(self.cp)
 
 
 class Mate(Score):
