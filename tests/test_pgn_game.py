@@ -19,7 +19,7 @@ from pychess_rs import pgn
 
 DATA = Path(__file__).parent / "data" / "pgn"
 logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
-logging.getLogger("pychess_rs.pgn._game").setLevel(logging.CRITICAL)
+logging.getLogger("pychess_rs.pgn").setLevel(logging.CRITICAL)
 
 ERROR_NAMES = {"InvalidFenError": "ValueError"}
 
