@@ -49,17 +49,25 @@ class GameNode(abc.ABC):
     """A node of a game tree: the root (:class:`Game`) or a move (:class:`ChildNode`)."""
 
     # Slots make the nodes a reader creates by the hundred thousand cheaper to make, hold and
-    # collect; `__dict__` keeps python-chess's freedom to set any other attribute on a node.
-    __slots__ = ("__dict__", "__weakref__", "_nags", "move", "parent", "variations")
+    # collect (the reader fills them without a Python call, and a node gets a `__dict__` only
+    # when something else is set on it, as python-chess allows).
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_nags",
+        "comment",
+        "move",
+        "parent",
+        "starting_comment",
+        "variations",
+    )
 
     parent: GameNode | None
     move: Move | None
     variations: list[ChildNode]
     _nags: set[int]
-    # Most nodes have no comments: the reader leaves these unset, and they read as "" from
-    # the class until a node gets its own.
-    comment: str = ""
-    starting_comment: str = ""
+    comment: str
+    starting_comment: str
 
     def __init__(self, *, comment: str = "") -> None:
         self.parent = None

@@ -5,11 +5,12 @@
 //!   `pychess_rs.pgn.read_game`): the reader calls the Python methods a visitor overrides,
 //!   with python-chess's boards and `SKIP` answers;
 //! - `tree.rs`: python-chess's `GameBuilder` done in Rust for that driver: the node tree is
-//!   made during the parse, without a Python call per move;
+//!   made during the parse, without a Python call per move (`node.rs` makes the nodes);
 //! - `bulk.rs`: the bulk reader (`PgnReader` yielding `PgnGame` records, GIL released);
 //! - `text.rs`: a game's text cut from a handle as python-chess reads it, game boundaries.
 
 mod bulk;
+mod node;
 mod text;
 mod tree;
 mod visitor;

@@ -1,10 +1,10 @@
 //! python-chess's `GameBuilder` done in Rust, for the visitor driver: the moves, comments,
 //! NAGs and variations of a game become its node tree during the parse, as `GameBuilder`'s
 //! methods would build it, without a Python call per move. Each move becomes a `ChildNode`
-//! with the fields its `__init__` sets (made through `object.__new__`, so no Python frame
-//! runs); a node's empty comments and NAG set are left to the class, which reads them as ""
-//! and makes the set when first asked.
+//! with the fields its `__init__` sets (made as `node.rs` makes them); a node's NAG set is
+//! left to the class, which makes it when first asked.
 
+use super::node::{set_field, NodeClass};
 use super::text;
 use crate::moves::Move;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -20,8 +20,7 @@ const TAG_ROSTER: [&[u8]; 7] = [
 /// A game tree being built: `GameBuilder`'s variation stack and pending starting comment.
 pub(super) struct Tree<'py> {
     py: Python<'py>,
-    child_class: Bound<'py, PyType>,
-    object_new: Bound<'py, PyAny>,
+    nodes: NodeClass<'py>,
     /// The node each open line continues from (the game first).
     stack: Vec<Entry<'py>>,
     /// A comment met before a line's first move: the next node's `starting_comment`.
@@ -87,8 +86,7 @@ impl<'py> Tree<'py> {
         }
         Ok(Tree {
             py,
-            child_class,
-            object_new: py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?,
+            nodes: NodeClass::of(child_class)?,
             stack: vec![Entry::existing(game, true)?],
             starting_comment: Vec::new(),
             in_variation: false,
@@ -120,18 +118,21 @@ impl<'py> Tree<'py> {
 
     pub(super) fn visit_move(&mut self, m: &Py<Move>) -> PyResult<()> {
         let py = self.py;
-        let node = self.object_new.call1((&self.child_class,))?;
+        let empty = intern!(py, "");
+        let starting_comment = if self.starting_comment.is_empty() {
+            empty.clone()
+        } else {
+            text(py, &self.starting_comment)?
+        };
         let top = self.top()?;
         let variations = PyList::empty(py);
-        node.setattr(intern!(py, "parent"), &top.node)?;
-        node.setattr(intern!(py, "move"), m)?;
-        node.setattr(intern!(py, "variations"), &variations)?;
-        if !self.starting_comment.is_empty() {
-            node.setattr(
-                intern!(py, "starting_comment"),
-                text(py, &self.starting_comment)?,
-            )?;
-        }
+        let node = self.nodes.make(
+            &top.node,
+            m.bind(py).as_any(),
+            variations.as_any(),
+            empty,
+            &starting_comment,
+        )?;
         top.variations.append(&node)?;
         self.starting_comment.clear();
         let entry = Entry {
@@ -170,7 +171,9 @@ impl<'py> Tree<'py> {
         let name = intern!(py, "comment");
         let new = text(py, comment)?;
         if top.made_here && !top.commented {
-            top.node.setattr(name, new)?;
+            // SAFETY: `top.node` was made by `self.nodes`, whose layout has this offset, and
+            // its comment field holds an owned reference.
+            unsafe { set_field(&top.node, self.nodes.layout.comment, new.into_any()) };
         } else {
             // " ".join(filter(None, [old, new])), on Python strings (they may hold lone
             // surrogates, which Rust strings cannot).
@@ -200,7 +203,9 @@ impl<'py> Tree<'py> {
         }
         if top.nags.is_none() {
             let set = PySet::empty(py)?;
-            top.node.setattr(intern!(py, "_nags"), &set)?;
+            // SAFETY: `top.node` was made by `self.nodes`, whose layout has this offset; its
+            // NAG field holds NULL or an owned reference.
+            unsafe { set_field(&top.node, self.nodes.layout.nags, set.clone().into_any()) };
             top.nags = Some(set);
         }
         if let Some(set) = &top.nags {
