@@ -142,6 +142,7 @@ def steering_visitor(module: Any) -> Any:
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 *",
         "1. e4 (1. c4 c5 (1... e5 2. Nc3) 2. Nf3) 1... d5 (1... Qh4 2. g3) 2. exd5 *",
         "1. e4 e5 2. Qh5 Qh4 3. Qxf7+ *\n\n1. d4 ( 1. e4 ) ( 1. c4 ) 1... d5 *",
+        "1. e4 e5 2. Nf3 ( 2. Nc3 Nf6 ( 2... Nc6 ) ( ( 2. d4 ) 2... d6 ) ) 2... Nc6 *",
     ],
 )
 def test_skip_answers_and_parse_san_as_python_chess(text: str) -> None:

@@ -420,11 +420,13 @@ fn skip_movetext<'a>(mut line: Option<Line<'a>>, lines: &mut Lines<'a>) {
 
 /// A line being read: python-chess keeps a board with its whole move stack per line; the
 /// same information without copying a board per move: where the line's history starts, its
-/// moves, and the current position.
+/// moves, the current position and the one before the last move (where a variation starts).
 struct Frame {
     start: Board,
     moves: Vec<Move>,
     board: Board,
+    /// The position before the last move, unless the frame has no move of its own yet.
+    before_last: Option<Board>,
 }
 
 impl Frame {
@@ -434,26 +436,36 @@ impl Frame {
             // Room for most games, so the list is not regrown move by move.
             moves: Vec::with_capacity(256),
             board,
+            before_last: None,
         }
     }
 
     fn play(&mut self, m: Move) {
+        self.before_last = Some(self.board.clone());
         self.board.play_unchecked(m);
         self.moves.push(m);
     }
 
-    /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`),
-    /// by replaying the history without it.
+    /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`):
+    /// the position kept from before it, or (for a variation opened before its parent line
+    /// played a move of its own) the history replayed without it.
     fn popped(&self) -> Frame {
         let moves = self.moves[..self.moves.len().saturating_sub(1)].to_vec();
-        let mut board = self.start.clone();
-        for &m in &moves {
-            board.play_unchecked(m);
-        }
+        let board = match &self.before_last {
+            Some(board) => board.clone(),
+            None => {
+                let mut board = self.start.clone();
+                for &m in &moves {
+                    board.play_unchecked(m);
+                }
+                board
+            }
+        };
         Frame {
             start: self.start.clone(),
             moves,
             board,
+            before_last: None,
         }
     }
 }
@@ -768,6 +780,20 @@ mod game_tests {
                 format!("board {after_nf6}"),
                 format!("illegal san: 'Nc6' in {after_nf6}"),
                 format!("board {after_nf6}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn variations_start_before_their_lines_last_move() {
+        // From a variation's own move, and from one opened before any move of its own
+        // (python-chess then goes back one more move: the parent line's last but one).
+        let got = events("1. e4 e5 2. Nf3 ( 2. Nc3 Nf6 ( 2... Nc6 ) ( ( 2. d4 ) 2... d6 ) ) *");
+        assert_eq!(
+            got,
+            [
+                "move e4", "move e5", "move Nf3", "(", "move Nc3", "move Nf6", "(", "move Nc6",
+                ")", "(", "(", "move d4", ")", "move d6", ")", ")", "result *",
             ]
         );
     }
