@@ -11,6 +11,7 @@ plain :class:`GameBuilder` the parser builds the node tree itself.
 from __future__ import annotations
 
 import gc
+import weakref
 from typing import Any, Callable, TextIO
 
 from .. import _core
@@ -64,7 +65,8 @@ class _Plan:
         self.headers_class = Headers if own_headers else None
 
 
-_PLANS: dict[type[Any], _Plan] = {}
+# Weak, so that visitor classes made on the fly can go.
+_PLANS: weakref.WeakKeyDictionary[type[Any], _Plan] = weakref.WeakKeyDictionary()
 _GAME_BUILDER: Any = GameBuilder
 
 
