@@ -219,3 +219,36 @@ def test_text_keeps_lone_surrogates_as_python_chess() -> None:
     assert events == chess.pgn.read_game(io.StringIO(text), Visitor=recording_visitor(chess.pgn))
     assert events is not None and ("comment", "\udcfd") in events
     assert error_kinds(ours.errors) == error_kinds(theirs.errors) == []
+
+
+def test_parse_san_answers_the_reader_checks() -> None:
+    """A move from an overridden parse_san is played only if it is legal there (python-chess
+    would push anything and corrupt its board); otherwise handle_error gets why."""
+    errors: list[Exception] = []
+
+    class Wrong(pgn.BaseVisitor[list[str]]):
+        def __init__(self) -> None:
+            self.moves: list[str] = []
+
+        def parse_san(self, board: Any, san: str) -> Any:
+            return pychess_rs.Move.from_uci("e2e5") if san == "d4" else board.parse_san(san)
+
+        def visit_move(self, board: Any, move: Any) -> None:
+            self.moves.append(board.san(move))
+
+        def handle_error(self, error: Exception) -> None:
+            errors.append(error)
+
+        def result(self) -> list[str]:
+            return self.moves
+
+    assert pgn.read_game(io.StringIO("1. e4 e5 2. d4 exd4 *"), Visitor=Wrong) == ["e4", "e5"]
+    assert isinstance(errors[0], pychess_rs.IllegalMoveError)
+    assert "parse_san returned e2e5" in str(errors[0])
+
+    class NotAMove(Wrong):
+        def parse_san(self, board: Any, san: str) -> Any:
+            return san
+
+    with pytest.raises(TypeError, match="not a Move"):
+        pgn.read_game(io.StringIO("1. e4 *"), Visitor=NotAMove)

@@ -307,7 +307,12 @@ impl Visitor for PyVisitor<'_> {
             Ok((top?, object))
         });
         if let Some(top) = self.boards.as_ref().and_then(|b| b.last()) {
-            top.borrow_mut().game_mut(py).play(m);
+            match top.try_borrow_mut() {
+                Ok(mut board) => board.game_mut(py).play(m),
+                Err(e) => {
+                    self.failed.get_or_insert(e.into());
+                }
+            }
         }
     }
 
@@ -356,9 +361,11 @@ impl Visitor for PyVisitor<'_> {
         let py = self.py;
         if let Some(boards) = &mut self.boards {
             if let Some(top) = boards.last() {
-                let mut copy = top.borrow().clone();
-                copy.game_mut(py).pop();
-                match Bound::new(py, copy) {
+                let copy = top.try_borrow().map(|board| board.clone());
+                match copy.map_err(PyErr::from).and_then(|mut copy| {
+                    copy.game_mut(py).pop();
+                    Bound::new(py, copy)
+                }) {
                     Ok(board) => boards.push(board),
                     Err(e) => self.failed = Some(e),
                 }
