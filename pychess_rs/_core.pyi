@@ -571,17 +571,15 @@ class PgnGame:
     @property
     def errors(self) -> list[Exception]: ...
 
-def parse_game(
-    data: bytes, *, headers_only: bool = False
-) -> tuple[list[tuple[Any, ...]], int] | None: ...
 def pgn_game_end(data: bytes) -> int | None: ...
 def pgn_next_game_start(path: str, start: int) -> int | None: ...
-def build_game_tree(
+def visit_pgn_game(
     data: bytes,
-    builder: Any,
-    child_class: type,
-    tags: tuple[dict[str, str], dict[str, str]] | None = None,
-) -> int | None: ...
+    visitor: Any,
+    methods: tuple[str, ...],
+    skip: Any,
+    tree: tuple[type, type | None] | None = None,
+) -> bool: ...
 def read_game_text(handle: Any) -> bytes | None: ...
 
 # -- Polyglot opening books (rust/python/src/polyglot.rs) ----------------------------------------

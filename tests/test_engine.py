@@ -7,6 +7,7 @@ import signal
 import threading
 import time
 
+import chess.engine
 import pytest
 
 import pychess_rs
@@ -56,6 +57,8 @@ def test_pov_score() -> None:
     assert score.pov(pychess_rs.WHITE) == Cp(-40)
     assert PovScore(Mate(2), pychess_rs.WHITE) == PovScore(Mate(-2), pychess_rs.BLACK)
     assert repr(score) == "PovScore(Cp(+40), BLACK)"
+    for cp in (-40, 0, 40):
+        assert (str(Cp(cp)), repr(Cp(cp))) == (str(chess.engine.Cp(cp)), repr(chess.engine.Cp(cp)))
 
 
 # ---- limits -----------------------------------------------------------------------------------

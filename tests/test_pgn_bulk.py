@@ -332,9 +332,32 @@ def test_core_boundary_functions(tmp_path: Path) -> None:
     assert _core.pgn_next_game_start(str(path), 0) == 0
     assert _core.pgn_next_game_start(str(path), 1) == second
     assert _core.pgn_next_game_start(str(path), second + 1) is None
-    events = _core.parse_game(data)
-    assert events is not None
-    kinds = [e[0] for e in events[0]]
-    assert kinds == ["header", "board", "move", "comment", "result"]
-    assert events[1] == end
-    assert _core.parse_game(data, headers_only=True) == ([("header", "Event", "a")], end)
+
+
+class _Calls:
+    """Records the calls the reader makes (any method it is told to call)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args: self.calls.append((name, *args))
+
+
+def test_the_reader_calls_only_the_methods_named() -> None:
+    from pychess_rs import _core
+
+    data = b'[Event "a"]\n\n1. e4 { x\n\ny } $3 ( 1. d4 ) *\n\n[Event "b"]\n\n1. d4 *\n'
+    visitor = _Calls()
+    names = ("visit_header", "visit_comment", "visit_nag", "begin_variation", "visit_result")
+    assert _core.visit_pgn_game(data, visitor, names, pgn.SKIP)
+    assert visitor.calls == [
+        ("visit_header", "Event", "a"),
+        ("visit_comment", "x\n\ny"),
+        ("visit_nag", 3),
+        ("begin_variation",),
+        ("visit_result", "*"),
+    ]
+    assert not _core.visit_pgn_game(b"\n% none\n", visitor, names, pgn.SKIP)
+    with pytest.raises(ValueError, match="not a visitor method"):
+        _core.visit_pgn_game(data, visitor, ("visit_everything",), pgn.SKIP)

@@ -19,7 +19,7 @@ from pychess_rs import pgn
 
 DATA = Path(__file__).parent / "data" / "pgn"
 logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
-logging.getLogger("pychess_rs.pgn._game").setLevel(logging.CRITICAL)
+logging.getLogger("pychess_rs.pgn").setLevel(logging.CRITICAL)
 
 ERROR_NAMES = {"InvalidFenError": "ValueError"}
 
@@ -329,3 +329,24 @@ def test_game_lines_are_read_like_python_chess() -> None:
         pgn.read_game(io.BytesIO(b"1. e4 *\n"))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         chess.pgn.read_game(io.BytesIO(b"1. e4 *\n"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",  # standard rights
+        "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",  # rooks off the corners
+        "r2k3r/8/8/8/8/8/8/R2K3R w HAha - 0 1",  # kings off the e-file
+    ],
+)
+def test_chess960_rights_turn_chess960_on_as_python_chess(fen: str) -> None:
+    ours, theirs = pgn.Game(), chess.pgn.Game()
+    ours.setup(fen)
+    theirs.setup(fen)
+    assert dict(ours.headers) == dict(theirs.headers)
+    assert ours.board().chess960 == theirs.board().chess960
+    text = f'[FEN "{fen}"]\n[SetUp "1"]\n\n1. O-O *'
+    got, expected = pgn.read_game(io.StringIO(text)), chess.pgn.read_game(io.StringIO(text))
+    assert got is not None and expected is not None
+    assert [m.uci() for m in got.mainline_moves()] == [m.uci() for m in expected.mainline_moves()]
+    assert got.board().chess960 == expected.board().chess960

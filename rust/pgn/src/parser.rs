@@ -40,6 +40,8 @@ pub trait Visitor {
     fn begin_game(&mut self) -> bool {
         false
     }
+    /// The tags start (right after `begin_game`, unless the game is skipped).
+    fn begin_headers(&mut self) {}
     /// A tag pair (raw bytes, no unescaping, as python-chess).
     fn visit_header(&mut self, _name: &[u8], _value: &[u8]) {}
     /// All tags read; `true` skips the movetext.
@@ -51,6 +53,12 @@ pub trait Visitor {
     /// Before a move token is resolved; `true` skips it.
     fn begin_parse_san(&mut self, _board: &Board, _san: &[u8]) -> bool {
         false
+    }
+    /// Resolves a move token in `board` (not skipped by `begin_parse_san`): the core's SAN
+    /// reader unless overridden; an error is handed to `handle_error` and skips the rest of
+    /// the variation.
+    fn parse_san(&mut self, board: &Board, san: &[u8]) -> Result<Move, PgnError> {
+        resolve(board, san)
     }
     /// A move was resolved in `board` (before it is played); `Move::NULL` for `--`.
     fn visit_move(&mut self, _board: &Board, _m: Move) {}
@@ -325,6 +333,9 @@ pub fn read_game<'a, V: Visitor>(lines: &mut Lines<'a>, visitor: &mut V) -> bool
         if !found_game {
             found_game = true;
             skipping = visitor.begin_game();
+            if !skipping {
+                visitor.begin_headers();
+            }
         }
         if l.text.first() != Some(&b'[') {
             break;
@@ -396,11 +407,13 @@ fn skip_movetext<'a>(mut line: Option<Line<'a>>, lines: &mut Lines<'a>) {
 
 /// A line being read: python-chess keeps a board with its whole move stack per line; the
 /// same information without copying a board per move: where the line's history starts, its
-/// moves, and the current position.
+/// moves, the current position and the one before the last move (where a variation starts).
 struct Frame {
     start: Board,
     moves: Vec<Move>,
     board: Board,
+    /// The position before the last move, unless the frame has no move of its own yet.
+    before_last: Option<Board>,
 }
 
 impl Frame {
@@ -410,26 +423,36 @@ impl Frame {
             // Room for most games, so the list is not regrown move by move.
             moves: Vec::with_capacity(256),
             board,
+            before_last: None,
         }
     }
 
     fn play(&mut self, m: Move) {
+        self.before_last = Some(self.board.clone());
         self.board.play_unchecked(m);
         self.moves.push(m);
     }
 
-    /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`),
-    /// by replaying the history without it.
+    /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`):
+    /// the position kept from before it, or (for a variation opened before its parent line
+    /// played a move of its own) the history replayed without it.
     fn popped(&self) -> Frame {
         let moves = self.moves[..self.moves.len().saturating_sub(1)].to_vec();
-        let mut board = self.start.clone();
-        for &m in &moves {
-            board.play_unchecked(m);
-        }
+        let board = match &self.before_last {
+            Some(board) => board.clone(),
+            None => {
+                let mut board = self.start.clone();
+                for &m in &moves {
+                    board.play_unchecked(m);
+                }
+                board
+            }
+        };
         Frame {
             start: self.start.clone(),
             moves,
             board,
+            before_last: None,
         }
     }
 }
@@ -546,7 +569,7 @@ fn parse_movetext<'a, V: Visitor>(
                         break;
                     };
                     if !visitor.begin_parse_san(&frame.board, text) {
-                        match resolve(&frame.board, text) {
+                        match visitor.parse_san(&frame.board, text) {
                             Ok(m) => {
                                 visitor.visit_move(&frame.board, m);
                                 frame.play(m);
@@ -690,6 +713,75 @@ mod game_tests {
         // A result inside a variation is read as a move, as python-chess does.
         assert!(
             events("1. e4 (1. d4 1-0) *")[3].starts_with("error InvalidMove invalid san: '1-0'")
+        );
+    }
+
+    /// Skips the moves `begin_parse_san` is told to and resolves `e4` as `d4` (an overridden
+    /// `parse_san`), recording what the reader asks.
+    #[derive(Default)]
+    struct Steering {
+        events: Vec<String>,
+    }
+
+    impl Visitor for Steering {
+        fn begin_headers(&mut self) {
+            self.events.push("begin_headers".into());
+        }
+        fn begin_parse_san(&mut self, _board: &Board, san: &[u8]) -> bool {
+            san == b"Nf3"
+        }
+        fn parse_san(&mut self, board: &Board, san: &[u8]) -> Result<Move, PgnError> {
+            resolve(board, if san == b"e4" { b"d4" } else { san })
+        }
+        fn visit_move(&mut self, board: &Board, m: Move) {
+            self.events.push(board.san(m));
+        }
+        fn visit_board(&mut self, board: &Board) {
+            self.events.push(format!("board {}", board.fen()));
+        }
+        fn handle_error(&mut self, error: PgnError) {
+            self.events.push(error.message);
+        }
+    }
+
+    #[test]
+    fn visitors_skip_tokens_and_parse_san_themselves() {
+        let mut v = Steering::default();
+        assert!(read_game(
+            &mut Lines::new(b"[A \"1\"]\n\n1. e4 Nf6 2. Nf3 Nc6 *"),
+            &mut v
+        ));
+        let after_d4 = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1";
+        let after_nf6 = "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2";
+        // A skipped token leaves the board as it was, and the next move is read there, as
+        // python-chess does after `SKIP`: Nc6 is then White's (illegal) move.
+        assert_eq!(
+            v.events,
+            [
+                "begin_headers".to_string(),
+                "board rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+                "d4".into(),
+                format!("board {after_d4}"),
+                "Nf6".into(),
+                format!("board {after_nf6}"),
+                format!("board {after_nf6}"),
+                format!("illegal san: 'Nc6' in {after_nf6}"),
+                format!("board {after_nf6}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn variations_start_before_their_lines_last_move() {
+        // From a variation's own move, and from one opened before any move of its own
+        // (python-chess then goes back one more move: the parent line's last but one).
+        let got = events("1. e4 e5 2. Nf3 ( 2. Nc3 Nf6 ( 2... Nc6 ) ( ( 2. d4 ) 2... d6 ) ) *");
+        assert_eq!(
+            got,
+            [
+                "move e4", "move e5", "move Nf3", "(", "move Nc3", "move Nf6", "(", "move Nc6",
+                ")", "(", "(", "move d4", ")", "move d6", ")", ")", "result *",
+            ]
         );
     }
 

@@ -65,13 +65,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "EngineOptionError",
         py.get_type::<errors::EngineOptionError>(),
     )?;
-    m.add_class::<pgn::PgnReader>()?;
-    m.add_class::<pgn::PgnGame>()?;
-    m.add_function(wrap_pyfunction!(pgn::parse_game, m)?)?;
-    m.add_function(wrap_pyfunction!(pgn::build_game_tree, m)?)?;
-    m.add_function(wrap_pyfunction!(pgn::read_game_text, m)?)?;
-    m.add_function(wrap_pyfunction!(pgn::pgn_game_end, m)?)?;
-    m.add_function(wrap_pyfunction!(pgn::pgn_next_game_start, m)?)?;
+    pgn::register(m)?;
     m.add_class::<polyglot::PolyglotBook>()?;
     m.add_class::<polyglot::ZobristTable>()?;
     m.add(
