@@ -219,6 +219,12 @@ def test_pgn_rows(impls: list) -> None:
     assert by_impl["python-chess read_game"].ratio_ref == "(ref)"
     bulk = by_impl["pychess-rs read_games, 1 thread"]
     assert bulk.seconds is not None and bulk.note.endswith("MB/s")
+    annotated = [r for r in rows if r.workload.startswith("PGN read, lichess-style annotated")]
+    by_impl = {r.impl: r for r in annotated}
+    assert by_impl["python-chess read_game"].ratio_ref == "(ref)"
+    # Counted games and plies equal python-chess's, or the row would carry a note saying so.
+    ours = by_impl["pychess-rs read_game"]
+    assert ours.seconds is not None and ours.note.endswith("MB/s"), ours.note
 
 
 def test_book_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

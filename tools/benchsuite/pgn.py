@@ -5,7 +5,10 @@ test games with comments and variations), repeated to 2000 games (300 with ``--q
 Timed: python-chess's ``chess.pgn.read_game`` loop (the reference of the ratios), pychess-rs's
 ``pychess_rs.pgn.read_game`` loop, the bulk reader ``pychess_rs.pgn.read_games`` on 1 thread
 and on all cores, and PGN-reading peers from PyPI when installed (``iron-pgn-parser``,
-``esca``, both for Python >= 3.13 only; noted when not). Each counts games and mainline plies,
+``esca``, both for Python >= 3.13 only; noted when not). A second table reads a corpus of
+lichess-style annotated games (``annotated_corpus``: a ``[%clk]`` on every move, ``[%eval]`` on
+most, NAGs, variations, a broken game now and then), a quarter as many games, without peers.
+Each counts games and mainline plies,
 which must match python-chess's; a peer, reading by its own rules, is checked against its own
 count, which its note gives. Rates are games/s and MB/s; ratios are python-chess's time over
 the implementation's.
@@ -127,15 +130,33 @@ def rows(ctx: Context) -> list[Row]:
     logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
     path, size = make_pgn_corpus(ctx.sizes.pgn_games)
     try:
-        return _rows(ctx, path, size)
+        out = _rows(ctx, path, size, "PGN read", peers=True)
+    finally:
+        os.unlink(path)
+    path, size = make_annotated_corpus(ctx.sizes.pgn_games // 4)
+    try:
+        return out + _rows(ctx, path, size, "PGN read, lichess-style annotated", peers=False)
     finally:
         os.unlink(path)
 
 
-def _rows(ctx: Context, path: str, size: int) -> list[Row]:
+def make_annotated_corpus(games: int) -> tuple[str, int]:
+    """Writes ``games`` lichess-style annotated games (``annotated_corpus``: a clock on every
+    move, evals, NAGs, variations, a broken game now and then) to a temporary file."""
+    import tempfile
+
+    from . import annotated_corpus
+
+    fd, path = tempfile.mkstemp(suffix=".pgn", prefix="pychess-rs-bench-annotated-")
+    os.close(fd)
+    annotated_corpus.write(path, max(games, 1), seed=1)
+    return path, os.path.getsize(path)
+
+
+def _rows(ctx: Context, path: str, size: int, title: str, *, peers: bool) -> list[Row]:
     expected = pgn_python_chess(path)
     games = expected[0]
-    workload = f"PGN read ({games} games, {size / 1e6:.1f} MB)"
+    workload = f"{title} ({games} games, {size / 1e6:.1f} MB)"
     log(f"[{workload}] expected (games, plies) = {expected}")
     cores = os.cpu_count() or 1
     candidates: list[tuple[str, Callable[[], Any] | None, str]] = [
@@ -154,7 +175,7 @@ def _rows(ctx: Context, path: str, size: int) -> list[Row]:
     # Peers read by their own rules: each is timed against its own count, which the note
     # compares with python-chess's.
     own: dict[str, tuple[int, int]] = {}
-    for name, (module, adapter) in PGN_PEERS.items():
+    for name, (module, adapter) in PGN_PEERS.items() if peers else ():
         try:
             importlib.import_module(module)
             ctx.versions.append(f"{name} {importlib.metadata.version(name)}")
