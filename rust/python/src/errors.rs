@@ -10,6 +10,7 @@ use pychess_core::notation::epd::EpdError;
 use pychess_core::{FenError, MoveError};
 use pychess_engine::{OptionError, Unsearchable};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
+use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::PyErr;
@@ -64,6 +65,9 @@ pub(crate) enum Error {
     BatchStep(StepError),
     /// A recorded action that is not legal: `IllegalMoveError`.
     Replay(ReplayError),
+    /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
+    /// records for it.
+    Pgn(PgnError),
     /// Already a Python exception.
     Python(PyErr),
 }
@@ -93,6 +97,7 @@ wrap! {
     StartError => BatchStart,
     StepError => BatchStep,
     ReplayError => Replay,
+    PgnError => Pgn,
     PyErr => Python,
 }
 
@@ -144,6 +149,15 @@ impl From<Error> for PyErr {
             }
             Error::BatchStep(e) => PyValueError::new_err(e.to_string()),
             Error::Replay(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::Pgn(e) => match e.kind {
+                PgnErrorKind::InvalidMove => InvalidMoveError::new_err(e.message),
+                PgnErrorKind::IllegalMove => IllegalMoveError::new_err(e.message),
+                PgnErrorKind::AmbiguousMove => AmbiguousMoveError::new_err(e.message),
+                PgnErrorKind::Fen => InvalidFenError::new_err(e.message),
+                PgnErrorKind::UnknownVariant | PgnErrorKind::UnsupportedVariant => {
+                    PyValueError::new_err(e.message)
+                }
+            },
             Error::Python(e) => e,
         }
     }

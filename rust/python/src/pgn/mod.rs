@@ -15,8 +15,8 @@ mod text;
 mod tree;
 mod visitor;
 
-use crate::errors::{AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError};
-use pychess_pgn::{ErrorKind, PgnError};
+use crate::errors::Error;
+use pychess_pgn::PgnError;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -34,15 +34,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// A PGN error as the exception python-chess would have recorded in `game.errors`.
 fn error_object(py: Python<'_>, error: &PgnError) -> Py<PyAny> {
-    let message = error.message.clone();
-    let err = match error.kind {
-        ErrorKind::InvalidMove => InvalidMoveError::new_err(message),
-        ErrorKind::IllegalMove => IllegalMoveError::new_err(message),
-        ErrorKind::AmbiguousMove => AmbiguousMoveError::new_err(message),
-        ErrorKind::Fen => InvalidFenError::new_err(message),
-        ErrorKind::UnknownVariant | ErrorKind::UnsupportedVariant => PyValueError::new_err(message),
-    };
-    err.into_value(py).into_any()
+    PyErr::from(Error::from(error.clone()))
+        .into_value(py)
+        .into_any()
 }
 
 /// Text the reader found (tags, comments, move tokens) as a Python string. The reader's input
