@@ -275,3 +275,35 @@ def test_play_refuses_an_unreadable_book(tmp_path: Path) -> None:
     args = parse("play", "--book", str(tmp_path / "missing.bin"))
     with pytest.raises(ValueError, match="cannot read the book"):
         players(args, search_limit(args))
+
+
+def test_gui_games_play_book_moves(book: Path) -> None:
+    from pychess_rs.gui.games import GameError, Games
+
+    games = Games(Limit(depth=1), lambda work: work(), book=book, book_seed=2)
+    game = games.new(white="engine", black="human", level="8", fen=None)
+    expected = Engine(book=book, book_seed=2).play(pychess_rs.Board(), Limit(depth=1)).move
+    assert game.board.move_stack == [expected]
+    gone = Games(Limit(depth=1), lambda work: work(), book=book.parent / "gone.bin")
+    with pytest.raises(GameError, match="cannot read the opening book"):
+        gone.new(white="engine", black="human", level="8", fen=None)
+
+
+def test_python_chess_client_configures_the_book(book: Path) -> None:
+    """The real loop in a subprocess, driven by python-chess's client: it reads the
+    ``string`` option and sends ``BookFile``, and the game's first move comes from the book."""
+    import sys
+
+    import chess.engine
+
+    command = [sys.executable, "-m", "pychess_rs", "uci"]
+    with chess.engine.SimpleEngine.popen_uci(command, timeout=20) as engine:
+        assert engine.options["BookFile"].type == "string"
+        # Stockfish's way of writing an empty default, which python-chess keeps as it is.
+        assert engine.options["BookFile"].default == "<empty>"
+        assert engine.options["OwnBook"].default is False
+        engine.configure({"OwnBook": True, "BookFile": str(book), "BookSeed": 2})
+        result = engine.play(chess.Board(), chess.engine.Limit(depth=3), info=chess.engine.INFO_ALL)
+        assert result.move is not None
+        assert result.move.uci() == bestmove(with_book(book, "position startpos", "go", seed=2))
+        assert result.info.get("string") == f"book move {result.move.uci()}"

@@ -269,11 +269,13 @@ class Engine:
         :raises: :exc:`LimitError` for a bad limit, :exc:`IllegalMoveError` for an illegal
             root move, :exc:`RuntimeError` if the engine failed.
         """
-        book = self._book
-        if book is not None and not pondering and root_moves is None:
+        if self._book is not None and not pondering and root_moves is None:
             _check_board(board)
             _search_arguments(limit, board.turn)  # a bad limit is refused with a book too
-            move = book.move(board, self._book_seed)
+            # Under the search lock, so that configure() cannot close the book meanwhile.
+            with self._search_lock:
+                book = self._book
+                move = book.move(board, self._book_seed) if book is not None else None
             if move is not None:
                 return PlayResult(move, None, InfoDict(string=f"book move {move.uci()}"))
         result, turn = self._search(board, limit, root_moves, pondering, on_info, None)
