@@ -18,6 +18,12 @@ answered with ``info string ...`` and changes nothing; stdout carries protocol o
 
 Chess rules stay in the core: positions and moves are read with the :class:`Board` API
 (``UCI_Chess960`` picks the castling notation: king takes rook when on, ``e1g1`` when off).
+
+With ``OwnBook`` on and a ``BookFile`` set, ``go`` is answered from the Polyglot book when the
+position is in it: ``info string book move e2e4`` and the ``bestmove`` at once, no search. The
+move is chosen by weight with ``BookSeed`` mixed with the position's key (the same position
+and seed always give the same move). ``go ponder``, ``go infinite`` and ``go searchmoves``
+search as usual, as they must not answer before ``stop`` or may not play any book move.
 """
 
 from __future__ import annotations
@@ -28,9 +34,11 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, Callable, Union
 
+from ._book import EngineBook
 from ._core import (
     Board,
     EngineOptionError,
+    Move,
     SearchControl,
     Searcher,
     SearchInfo,
@@ -76,12 +84,22 @@ class _Check:
 
 
 @dataclasses.dataclass(frozen=True)
+class _Text:
+    name: str
+    key: str
+    default: str
+
+
+@dataclasses.dataclass(frozen=True)
 class _Button:
     name: str
     key: str
 
 
-_Option = Union[_Spin, _Check, _Button]
+_Option = Union[_Spin, _Check, _Text, _Button]
+
+# The options the session keeps for itself: the search never sees them.
+_OWN_KEYS = frozenset(("ponder", "chess960", "own_book", "book", "book_seed"))
 
 
 def _options() -> tuple[_Option, ...]:
@@ -93,6 +111,8 @@ def _options() -> tuple[_Option, ...]:
             options.append(_Spin(name, key, default, low, high))
         elif kind == "check":
             options.append(_Check(name, key, bool(default)))
+        elif kind == "string":
+            options.append(_Text(name, key, str(default)))
         else:
             options.append(_Button(name, key))
     return tuple(options)
@@ -106,6 +126,8 @@ def _option_line(option: _Option) -> str:
         )
     if isinstance(option, _Check):
         return f"option name {option.name} type check default {str(option.default).lower()}"
+    if isinstance(option, _Text):
+        return f"option name {option.name} type string default {option.default or '<empty>'}"
     return f"option name {option.name} type button"
 
 
@@ -222,11 +244,12 @@ class UciSession:
         self._out_lock = threading.Lock()
         self._closed = False
         self._option_table = _options()
-        self._values: dict[str, int | bool] = {}
+        self._values: dict[str, int | bool | str] = {}
         for option in self._option_table:
             if not isinstance(option, _Button):
                 self._values[option.key] = option.default
         self._searcher = Searcher(**self._engine_options())
+        self._book: EngineBook | None = None
         self._board = Board()
         self._thread: threading.Thread | None = None
         self._control: SearchControl | None = None
@@ -388,6 +411,12 @@ class UciSession:
             self._finish_search()
             self._searcher.clear()
             return True
+        if isinstance(option, _Text):
+            # An empty string is sent as no value at all, or as `<empty>`.
+            self._values[option.key] = "" if value in (None, "<empty>") else value
+            if option.key == "book":
+                self._open_book()
+            return True
         if value is None:
             raise _CommandError(f"setoption: {option.name} needs a value")
         new: int | bool
@@ -403,7 +432,7 @@ class UciSession:
                 new = check_uci_option(option.name, new)
             except EngineOptionError as e:
                 raise _CommandError(f"setoption: {e}") from None
-        if option.key in ("ponder", "chess960"):
+        if option.key in _OWN_KEYS:
             self._values[option.key] = new
             if option.key == "chess960":
                 self._board = self._board.copy()
@@ -418,6 +447,35 @@ class UciSession:
             self._values = previous
             raise _CommandError(f"setoption: {e}") from None
         return True
+
+    def _open_book(self) -> None:
+        """Opens ``BookFile`` (closing the book before); a book that cannot be read is
+        reported and the session plays without one."""
+        if self._book is not None:
+            self._book.close()
+            self._book = None
+        path = str(self._values["book"])
+        if not path:
+            return
+        try:
+            self._book = EngineBook(path)
+        except (OSError, ValueError) as e:
+            self._say(f"BookFile {path!r} cannot be read ({e}); playing without a book")
+
+    def _book_move(self, go: _Go, board: Board) -> Move | None:
+        """The book's answer to ``go``, if ``OwnBook`` is on and the position is in the book.
+        ``go ponder`` and ``go infinite`` wait for ``stop``, and ``searchmoves`` restricts the
+        choice: those search."""
+        book = self._book
+        if not self._values["own_book"] or book is None:
+            return None
+        if go.flags & {"ponder", "infinite"} or go.searchmoves:
+            return None
+        try:
+            return book.move(board, int(self._values["book_seed"]))
+        except (OSError, ValueError) as e:
+            self._say(f"book lookup failed ({e}); searching")
+            return None
 
     def _position(self, args: list[str]) -> bool:
         if not args:
@@ -461,6 +519,11 @@ class UciSession:
         if go.perft_asked:
             if go.perft is not None:
                 self._perft(board, go.perft)
+            return True
+        book_move = self._book_move(go, board)
+        if book_move is not None:
+            self._say(f"book move {book_move.uci()}")
+            self.send(f"bestmove {book_move.uci()}")
             return True
         searchmoves = []
         for text in go.searchmoves:

@@ -151,8 +151,14 @@ def test_handshake_lists_every_option() -> None:
         "UCI_LimitStrength",
         "UCI_Elo",
         "Skill Level",
+        "OwnBook",
+        "BookFile",
+        "BookSeed",
     ]
     assert "option name Skill Level type spin default 20 min 0 max 20" in lines
+    assert "option name OwnBook type check default false" in lines
+    assert "option name BookFile type string default <empty>" in lines
+    assert "option name BookSeed type spin default 0 min 0 max 2147483647" in lines
     assert "option name UCI_Chess960 type check default false" in lines
     assert "option name Clear Hash type button" in lines
 

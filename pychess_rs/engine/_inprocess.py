@@ -20,10 +20,12 @@ The search runs in Rust with the GIL released, so another thread may call
 
 from __future__ import annotations
 
+import enum
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Union, overload
 
+from .._book import BookPath, EngineBook
 from .._core import (
     Board,
     EngineOptionError,
@@ -31,6 +33,7 @@ from .._core import (
     SearchControl,
     Searcher,
     SearchInfo,
+    check_uci_option,
     engine_option_ranges,
 )
 from ._info import InfoDict
@@ -138,6 +141,15 @@ def _search_arguments(limit: Limit, turn: bool) -> dict[str, Any]:
 OptionValue = Union[int, None]
 
 
+class _Keep(enum.Enum):
+    """``configure``'s "leave this option as it is"."""
+
+    KEEP = 0
+
+
+_KEEP = _Keep.KEEP
+
+
 def option_ranges() -> dict[str, tuple[int, int]]:
     """``{option: (min, max)}`` for the keyword options of :class:`Engine` (the engine's
     own table, which also checks every value)."""
@@ -152,30 +164,72 @@ class Engine:
     reports), ``move_overhead_ms`` (kept in reserve per move under a clock), ``limit_elo``
     (``None`` for full strength) and ``skill_level`` (0..20).
 
+    ``book`` is a Polyglot opening book (a path; ``None`` for none): :meth:`play` answers
+    from it when the position is in it, without searching (the result's info is
+    ``{"string": "book move e2e4"}``), as the UCI loop does with ``OwnBook``. The move is
+    chosen by weight with ``book_seed`` mixed with the position's key, so the same position
+    and seed give the same move. :meth:`analyse`, pondering and ``root_moves`` searches
+    ignore the book.
+
     One search runs at a time; :meth:`stop` and :meth:`ponderhit` may be called from other
     threads.
 
-    :raises: :exc:`EngineOptionError` for an unknown option or a bad value.
+    :raises: :exc:`EngineOptionError` for an unknown option or a bad value,
+        :exc:`OSError` for a book that cannot be read.
     """
 
-    def __init__(self, **options: OptionValue) -> None:
+    def __init__(
+        self, *, book: BookPath | None = None, book_seed: int = 0, **options: OptionValue
+    ) -> None:
         self._searcher = Searcher(**options)
+        self._book_seed = _check_seed(book_seed)
+        self._book = EngineBook(book) if book is not None else None
         self._search_lock = threading.Lock()
         self._control_lock = threading.Lock()
         self._control: SearchControl | None = None
 
     @property
     def options(self) -> SearcherOptions:
-        """The current options (a copy)."""
+        """The current search options (a copy); :attr:`book` and :attr:`book_seed` are apart."""
         return self._searcher.options
 
-    def configure(self, **options: OptionValue) -> None:
-        """Changes some options; waits for a running search to end first.
+    @property
+    def book(self) -> BookPath | None:
+        """The opening book's path, or ``None``."""
+        return self._book.path if self._book is not None else None
 
-        :raises: :exc:`EngineOptionError` for an unknown option or a bad value.
+    @property
+    def book_seed(self) -> int:
+        """The seed of the book's choice."""
+        return self._book_seed
+
+    def configure(
+        self,
+        *,
+        book: BookPath | _Keep | None = _KEEP,
+        book_seed: int | _Keep = _KEEP,
+        **options: OptionValue,
+    ) -> None:
+        """Changes some options; waits for a running search to end first. Nothing changes
+        when one is refused.
+
+        :raises: :exc:`EngineOptionError` for an unknown option or a bad value,
+            :exc:`OSError` for a book that cannot be read.
         """
+        seed = self._book_seed if book_seed is _KEEP else _check_seed(book_seed)
         with self._search_lock:
-            self._searcher.configure(**options)
+            opened = EngineBook(book) if book is not _KEEP and book is not None else None
+            try:
+                self._searcher.configure(**options)
+            except BaseException:
+                if opened is not None:
+                    opened.close()
+                raise
+            if book is not _KEEP:
+                if self._book is not None:
+                    self._book.close()
+                self._book = opened
+            self._book_seed = seed
 
     def clear(self) -> None:
         """Forgets what earlier searches learnt (the hash table), as for a new game."""
@@ -209,9 +263,21 @@ class Engine:
         search: its limits start only at :meth:`ponderhit` (and it ends at :meth:`stop`).
         ``on_info`` receives each report, from the searching thread.
 
+        With a ``book``, a position in the book is answered from it at once (unless
+        ``pondering`` or ``root_moves``): ``info`` is then ``{"string": "book move ..."}``.
+
         :raises: :exc:`LimitError` for a bad limit, :exc:`IllegalMoveError` for an illegal
             root move, :exc:`RuntimeError` if the engine failed.
         """
+        if self._book is not None and not pondering and root_moves is None:
+            _check_board(board)
+            _search_arguments(limit, board.turn)  # a bad limit is refused with a book too
+            # Under the search lock, so that configure() cannot close the book meanwhile.
+            with self._search_lock:
+                book = self._book
+                move = book.move(board, self._book_seed) if book is not None else None
+            if move is not None:
+                return PlayResult(move, None, InfoDict(string=f"book move {move.uci()}"))
         result, turn = self._search(board, limit, root_moves, pondering, on_info, None)
         lines = result.lines
         info = _info_dict(lines[0], turn) if lines else InfoDict()
@@ -269,8 +335,7 @@ class Engine:
         on_info: Callable[[InfoDict], object] | None,
         multipv: int | None,
     ) -> tuple[Any, bool]:
-        if not isinstance(board, Board):
-            raise TypeError(f"expected a pychess_rs.Board, got {type(board).__name__}")
+        _check_board(board)
         turn = board.turn
         arguments = _search_arguments(limit, turn)
         searchmoves = list(root_moves) if root_moves is not None else None
@@ -317,4 +382,16 @@ class Engine:
 
     def __repr__(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in self._searcher.options.items())
+        if self._book is not None:
+            options += f", book={self._book.path!r}, book_seed={self._book_seed!r}"
         return f"Engine({options})"
+
+
+def _check_board(board: object) -> None:
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a pychess_rs.Board, got {type(board).__name__}")
+
+
+def _check_seed(seed: int) -> int:
+    """``book_seed`` checked by the engine's option table (``BookSeed``: an int in range)."""
+    return check_uci_option("book_seed", seed)

@@ -24,6 +24,7 @@ examples:
   pychess-rs gui                      serve on a free port of 127.0.0.1 and open the browser
   pychess-rs gui --port 8765 --no-browser
   pychess-rs gui --movetime 0.3       a quicker engine
+  pychess-rs gui --book performance.bin   the engine opens from a Polyglot book
 
 The address printed holds this run's token: open it (or reload it) to play. Each browser
 tab plays its own game; the game's id in the address brings it back after a reload."""
@@ -31,7 +32,7 @@ tab plays its own game; the game's id in the address brings it back after a relo
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declares ``gui``'s options on ``parser``."""
-    from ..play.options import add_limit_arguments
+    from ..play.options import add_book_arguments, add_limit_arguments
 
     parser.add_argument(
         "--host",
@@ -45,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-browser", action="store_true", help="print the address but do not open a browser"
     )
     add_limit_arguments(parser)
+    add_book_arguments(parser)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -89,7 +91,7 @@ def _is_loopback(host: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Serves the page until Ctrl-C; returns the exit status (2 for bad options)."""
-    from ..play.options import search_limit
+    from ..play.options import book_options, search_limit
 
     try:
         import uvicorn
@@ -104,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         limit = search_limit(args)
+        book_options(args)  # the book and the seed are checked once before serving
     except ValueError as e:
         print(f"pychess-rs gui: {e}", file=sys.stderr)
         return 2
@@ -129,7 +132,9 @@ def run(args: argparse.Namespace) -> int:
     shown = socket.gethostname() if host in _WILDCARDS else host
     shown = f"[{shown}]" if ":" in shown else shown
     url = f"http://{shown}:{port}/?token={token}"
-    app = create_app(token=token, limit=limit, hosts=hosts)
+    app = create_app(
+        token=token, limit=limit, hosts=hosts, book=args.book, book_seed=args.book_seed
+    )
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     print(f"pychess-rs gui: playing at {url}\n(press Ctrl-C to stop)", flush=True)

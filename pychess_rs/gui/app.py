@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .._book import BookPath
 from .._core import Piece
 from ..engine import Limit
 from .games import GameError, Games, levels
@@ -192,16 +193,19 @@ def create_app(
     limit: Limit,
     hosts: Iterable[str] = ("127.0.0.1", "localhost", "[::1]"),
     spawn: Callable[[Callable[[], None]], None] | None = None,
+    book: BookPath | None = None,
+    book_seed: int | None = None,
 ) -> Starlette:
     """The app: the page at ``/`` (``?token=``), its files under ``/static/`` and the
     JSON API under ``/api/`` (the token in the ``X-PyChess-Token`` header). ``hosts``
     are the names the Host header may carry; ``spawn`` runs an engine search (default: a
-    daemon thread)."""
+    daemon thread); ``book`` is the engine's opening book, played with ``book_seed`` (a new
+    seed each game when ``None``)."""
 
     def thread(work: Callable[[], None]) -> None:
         threading.Thread(target=work, name="pychess-rs-gui-engine", daemon=True).start()
 
-    games = Games(limit, spawn or thread)
+    games = Games(limit, spawn or thread, book=book, book_seed=book_seed)
     static = resources.files("pychess_rs.gui") / "static"
 
     async def page(request: Request) -> Response:

@@ -13,6 +13,7 @@ import secrets
 import threading
 from typing import Any, Callable
 
+from .._book import BookPath, random_seed
 from .._core import Board, Move
 from ..engine import Limit
 from ..play import record
@@ -527,11 +528,21 @@ def _display_target_after(board: Board, move: Move) -> int:
 
 class Games:
     """The server's games by id, at most :data:`MAX_GAMES` of them (least recently used
-    dropped first), with the engine limit and the thread starter every game shares."""
+    dropped first), with the engine limit, the thread starter and the opening book every game
+    shares (each game draws its own book seed unless ``book_seed`` is given)."""
 
-    def __init__(self, limit: Limit, spawn: Callable[[Callable[[], None]], None]) -> None:
+    def __init__(
+        self,
+        limit: Limit,
+        spawn: Callable[[Callable[[], None]], None],
+        *,
+        book: BookPath | None = None,
+        book_seed: int | None = None,
+    ) -> None:
         self.limit = limit
         self.spawn = spawn
+        self.book = book
+        self.book_seed = book_seed
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         self._lock = threading.Lock()
 
@@ -566,9 +577,17 @@ class Games:
                 raise GameError(
                     400, f"bad FEN: the position cannot be played: {status_words(status)}"
                 )
+        seed = self.book_seed if self.book_seed is not None else random_seed()
+
+        def engine() -> EnginePlayer:
+            try:
+                return EnginePlayer(strength, self.limit, book=self.book, book_seed=seed)
+            except OSError as e:
+                raise GameError(500, f"cannot read the opening book: {e}") from None
+
         players: dict[bool, EnginePlayer | None] = {
-            True: EnginePlayer(strength, self.limit) if white == "engine" else None,
-            False: EnginePlayer(strength, self.limit) if black == "engine" else None,
+            True: engine() if white == "engine" else None,
+            False: engine() if black == "engine" else None,
         }
         if white_at_bottom is None:
             white_at_bottom = not (black == "human" and white == "engine")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .. import __version__
+from .._book import BookPath
 from .._core import Board, Move
 from ..engine import Cp, Engine, InfoDict, Limit, PovScore, Score, option_ranges
 
@@ -81,10 +82,22 @@ class EnginePlayer:
     """One engine at one strength. :meth:`think` may run on a worker thread while
     :meth:`stop` is called from another; the rest is for the main thread."""
 
-    def __init__(self, strength: Strength, limit: Limit) -> None:
+    def __init__(
+        self,
+        strength: Strength,
+        limit: Limit,
+        *,
+        book: BookPath | None = None,
+        book_seed: int = 0,
+    ) -> None:
+        """``book``: a Polyglot book the engine plays from while the game is in it (hints
+        and evaluations search).
+
+        :raises: :exc:`OSError` for a book that cannot be read.
+        """
         self.strength = strength
         self.limit = limit
-        self._engine = Engine(hash_mb=16, limit_elo=strength.elo)
+        self._engine = Engine(hash_mb=16, limit_elo=strength.elo, book=book, book_seed=book_seed)
         # Hints come from a second, full-strength engine, made on first use.
         self._analyser: Engine | None = None
 

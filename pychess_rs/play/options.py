@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import random
 from pathlib import Path
+from typing import Any
 
-from .._core import Board
+from .._book import EngineBook, random_seed
+from .._core import Board, check_uci_option
 from ..engine import Limit
 from . import record
 from .engine_player import LEVELS, EnginePlayer, describe_levels, parse_level
@@ -20,6 +22,7 @@ examples:
   pychess-rs play --white human --black human      two players at one keyboard
   pychess-rs play --white engine --depth 6         watch the engine play itself
   pychess-rs play --chess960 --save game.pgn       a random Chess960 start
+  pychess-rs play --book performance.bin           the engine opens from a Polyglot book
   printf 'f3\\ne5\\ng4\\nQh4\\n' | pychess-rs play --black human   one move per line
 
 Moves are SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); type help during the game for the
@@ -42,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "engine's UCI_Elo range, or max (default: 3)",
     )
     add_limit_arguments(parser)
+    add_book_arguments(parser)
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--fen", metavar="FEN", help="start from this position")
     start.add_argument(
@@ -98,6 +102,38 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=int, metavar="N", help="engine nodes per move")
 
 
+def add_book_arguments(parser: argparse.ArgumentParser) -> None:
+    """The engine's opening book (read back by :func:`book_options`)."""
+    parser.add_argument(
+        "--book",
+        metavar="FILE",
+        type=Path,
+        help="a Polyglot opening book (.bin) the engine plays from while the game is in it",
+    )
+    parser.add_argument(
+        "--book-seed",
+        type=int,
+        metavar="N",
+        help="seed of the book's weighted choice: the same seed repeats the same openings "
+        "(default: a new one each game)",
+    )
+
+
+def book_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``Engine``'s ``book`` and ``book_seed`` for one game (a fresh seed unless given).
+
+    :raises: :exc:`ValueError` for a book that cannot be read or a seed out of range.
+    """
+    if args.book is not None:
+        try:
+            EngineBook(args.book).close()
+        except OSError as e:
+            raise ValueError(f"cannot read the book {str(args.book)!r}: {e}") from None
+    if args.book_seed is None:
+        return {"book": args.book, "book_seed": random_seed()}
+    return {"book": args.book, "book_seed": check_uci_option("book_seed", args.book_seed)}
+
+
 def search_limit(args: argparse.Namespace) -> Limit:
     """The engine's limit per move.
 
@@ -118,10 +154,11 @@ def search_limit(args: argparse.Namespace) -> Limit:
 def players(args: argparse.Namespace, limit: Limit) -> dict[bool, EnginePlayer | None]:
     """``{colour: engine or None for a human}``.
 
-    :raises: :exc:`ValueError` for a bad ``--level``.
+    :raises: :exc:`ValueError` for a bad ``--level``, ``--book`` or ``--book-seed``.
     """
     strength = parse_level(args.level)
+    book = book_options(args)
     return {
-        True: EnginePlayer(strength, limit) if args.white == "engine" else None,
-        False: EnginePlayer(strength, limit) if args.black == "engine" else None,
+        True: EnginePlayer(strength, limit, **book) if args.white == "engine" else None,
+        False: EnginePlayer(strength, limit, **book) if args.black == "engine" else None,
     }

@@ -219,6 +219,17 @@ impl Book {
         .unwrap_or_else(|never| match never {})?;
         Some(found[chosen])
     }
+
+    /// The engine's book move (`OwnBook`): [`Book::weighted_move`] with a source seeded from
+    /// `seed` and the position's key together. The move depends on the position and the
+    /// seed only, not on the moves played before, so a game or a match played again with the
+    /// same seed repeats its book moves, in any front end; another seed gives other lines.
+    pub fn seeded_move(&self, board: &Board, seed: u64) -> Option<BookMove> {
+        // The seed goes through the mixer first, so that seeds 0, 1, 2 ... are far apart
+        // before the key is folded in.
+        let mixed = SeededRandom::new(seed).next_u64() ^ board.zobrist_hash();
+        self.weighted_move(board, &mut SeededRandom::new(mixed))
+    }
 }
 
 /// Maps `file` read-only, and tells the system the reads will be random (binary search).
@@ -435,6 +446,34 @@ mod tests {
         assert!(book
             .weighted_move(&out, &mut SeededRandom::new(1))
             .is_none());
+    }
+
+    #[test]
+    fn seeded_moves_depend_on_the_seed_and_the_position_only() {
+        let start = Board::default();
+        let mut after = start.clone();
+        after.play_unchecked(after.find_legal(UciMove::parse("e2e4").unwrap()).unwrap());
+        let mut entries = [
+            entry(&start, "e2e4", 1),
+            entry(&start, "d2d4", 1),
+            entry(&start, "g1f3", 1),
+            entry(&after, "e7e5", 1),
+            entry(&after, "c7c5", 1),
+        ];
+        entries.sort_by_key(|e| e.key);
+        let book = Book::from_bytes(entries.iter().flat_map(|e| e.to_bytes()).collect()).unwrap();
+        let first = |seed: u64| book.seeded_move(&start, seed).unwrap().uci.to_string();
+        assert_eq!(first(5), first(5));
+        // Over a few seeds every move of equal weight turns up.
+        let mut seen: Vec<String> = (0..40).map(first).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, ["d2d4", "e2e4", "g1f3"]);
+        let reply = book.seeded_move(&after, 5).unwrap().uci.to_string();
+        assert!(reply == "e7e5" || reply == "c7c5");
+        assert_eq!(book.seeded_move(&after, 5).unwrap().uci.to_string(), reply);
+        let out = Board::from_fen(CASTLING, false).unwrap();
+        assert!(book.seeded_move(&out, 5).is_none());
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub use api::{
 pub use bench::{bench, search_speed, BenchResult, BENCH_FENS};
 pub use engine::{Engine, MAX_THREADS};
 pub use options::{
-    find_option, find_uci_option, EngineOption, OptionError, UciOption, ENGINE_OPTIONS, UCI_OPTIONS,
+    find_option, find_uci_option, find_uci_option_by_key, EngineOption, OptionError, UciOption,
+    ENGINE_OPTIONS, UCI_OPTIONS,
 };
 pub use searchable::{check_searchable, Unsearchable};

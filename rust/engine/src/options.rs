@@ -280,7 +280,8 @@ impl EngineOptions {
 pub enum UciOption {
     /// An engine option as a `spin` (under its [`EngineOption::uci_name`]).
     Spin(EngineOption),
-    /// A `check` the UCI loop keeps itself (`Ponder`, `UCI_Chess960`, `UCI_LimitStrength`).
+    /// A `check` the UCI loop keeps itself (`Ponder`, `UCI_Chess960`, `UCI_LimitStrength`,
+    /// `OwnBook`).
     Check {
         /// The UCI name.
         name: &'static str,
@@ -296,10 +297,59 @@ pub enum UciOption {
         /// The loop's own key for it.
         key: &'static str,
     },
+    /// A `spin` the front end keeps itself, outside [`EngineOptions`] (`BookSeed`): the
+    /// search never sees it.
+    OwnSpin {
+        /// The UCI name.
+        name: &'static str,
+        /// The front end's key for it (the Python `Engine`'s keyword too).
+        key: &'static str,
+        /// The smallest accepted value.
+        min: u64,
+        /// The largest accepted value.
+        max: u64,
+        /// Its value before any `setoption`.
+        default: u64,
+    },
+    /// A `string` the front end keeps itself (`BookFile`); empty means unset.
+    Text {
+        /// The UCI name.
+        name: &'static str,
+        /// The front end's key for it (the Python `Engine`'s keyword too).
+        key: &'static str,
+        /// Its value before any `setoption`.
+        default: &'static str,
+    },
 }
 
+/// `OwnBook`: answer `go` with a move from the opening book (`BookFile`) when the position
+/// is in it, before any search.
+pub const OWN_BOOK: UciOption = UciOption::Check {
+    name: "OwnBook",
+    key: "own_book",
+    default: false,
+};
+
+/// `BookFile`: the Polyglot book `OwnBook` plays from (the Python `Engine`'s `book`).
+pub const BOOK_FILE: UciOption = UciOption::Text {
+    name: "BookFile",
+    key: "book",
+    default: "",
+};
+
+/// `BookSeed`: the seed of the book's weighted choice, mixed with the position's key
+/// (`pychess_book::Book::seeded_move`), so that a match played again repeats its book moves.
+/// The top is the largest 32-bit signed integer, which every GUI's spin can hold.
+pub const BOOK_SEED: UciOption = UciOption::OwnSpin {
+    name: "BookSeed",
+    key: "book_seed",
+    min: 0,
+    max: i32::MAX as u64,
+    default: 0,
+};
+
 /// The options the UCI loop offers, in the order `uci` lists them.
-pub const UCI_OPTIONS: [UciOption; 10] = [
+pub const UCI_OPTIONS: [UciOption; 13] = [
     UciOption::Spin(HASH_MB),
     UciOption::Spin(THREADS),
     UciOption::Spin(MULTIPV),
@@ -325,6 +375,9 @@ pub const UCI_OPTIONS: [UciOption; 10] = [
     },
     UciOption::Spin(LIMIT_ELO),
     UciOption::Spin(SKILL_LEVEL),
+    OWN_BOOK,
+    BOOK_FILE,
+    BOOK_SEED,
 ];
 
 impl UciOption {
@@ -332,7 +385,10 @@ impl UciOption {
     pub fn name(&self) -> &'static str {
         match self {
             UciOption::Spin(o) => o.uci_name,
-            UciOption::Check { name, .. } | UciOption::Button { name, .. } => name,
+            UciOption::Check { name, .. }
+            | UciOption::Button { name, .. }
+            | UciOption::OwnSpin { name, .. }
+            | UciOption::Text { name, .. } => name,
         }
     }
 
@@ -341,9 +397,47 @@ impl UciOption {
     pub fn key(&self) -> &'static str {
         match self {
             UciOption::Spin(o) => o.name,
-            UciOption::Check { key, .. } | UciOption::Button { key, .. } => key,
+            UciOption::Check { key, .. }
+            | UciOption::Button { key, .. }
+            | UciOption::OwnSpin { key, .. }
+            | UciOption::Text { key, .. } => key,
         }
     }
+
+    /// The range of a spin (`None` for the other kinds).
+    pub fn range(&self) -> Option<(u64, u64)> {
+        match *self {
+            UciOption::Spin(o) => Some((o.min, o.max)),
+            UciOption::OwnSpin { min, max, .. } => Some((min, max)),
+            _ => None,
+        }
+    }
+
+    /// `value` for this spin if it is in range; the error names the option `shown` (its UCI
+    /// name or its key, whichever the caller used). An option that is no spin is
+    /// [`OptionError::Unknown`] as a spin.
+    pub fn check_spin(&self, shown: &'static str, value: i128) -> Result<u64, OptionError> {
+        let Some((min, max)) = self.range() else {
+            return Err(OptionError::Unknown {
+                name: shown.to_string(),
+            });
+        };
+        match u64::try_from(value) {
+            Ok(v) if (min..=max).contains(&v) => Ok(v),
+            _ => Err(OptionError::OutOfRange {
+                name: shown,
+                min,
+                max,
+                value: value.to_string(),
+            }),
+        }
+    }
+}
+
+/// The UCI option whose front-end key is `key` (`book_seed`), as the Python `Engine`'s
+/// keywords for the options outside [`EngineOptions`] are.
+pub fn find_uci_option_by_key(key: &str) -> Option<&'static UciOption> {
+    UCI_OPTIONS.iter().find(|o| o.key() == key)
 }
 
 /// The UCI option called `name`, compared without regard to ASCII case as `setoption` names
@@ -433,7 +527,10 @@ mod tests {
                 "Clear Hash",
                 "UCI_LimitStrength",
                 "UCI_Elo",
-                "Skill Level"
+                "Skill Level",
+                "OwnBook",
+                "BookFile",
+                "BookSeed"
             ]
         );
         let Some(UciOption::Spin(skill)) = find_uci_option("SKILL level") else {
@@ -449,5 +546,38 @@ mod tests {
         assert_eq!(find_uci_option("ponder").unwrap().key(), "ponder");
         assert!(find_uci_option("Nonsense").is_none());
         assert_eq!(LIMIT_ELO.uci_default(), LIMIT_ELO.min);
+    }
+
+    #[test]
+    fn book_options_stay_outside_the_search_options() {
+        for option in [OWN_BOOK, BOOK_FILE, BOOK_SEED] {
+            assert!(find_option(option.key()).is_err(), "{}", option.key());
+            assert_eq!(find_uci_option(option.name()), Some(&option));
+            assert_eq!(find_uci_option_by_key(option.key()), Some(&option));
+        }
+        assert_eq!(BOOK_SEED.check_spin("BookSeed", 7), Ok(7));
+        assert_eq!(
+            BOOK_SEED
+                .check_spin("book_seed", -1)
+                .unwrap_err()
+                .to_string(),
+            "engine option book_seed must be in 0..2147483647, got -1"
+        );
+        assert_eq!(
+            BOOK_SEED
+                .check_spin("BookSeed", 1 << 31)
+                .unwrap_err()
+                .to_string(),
+            "engine option BookSeed must be in 0..2147483647, got 2147483648"
+        );
+        assert_eq!(
+            UciOption::Spin(HASH_MB).check_spin("Hash", 0),
+            Err(HASH_MB.out_of_range("Hash", 0))
+        );
+        assert!(matches!(
+            OWN_BOOK.check_spin("OwnBook", 1),
+            Err(OptionError::Unknown { .. })
+        ));
+        assert_eq!(BOOK_FILE.range(), None);
     }
 }

@@ -7,7 +7,7 @@
 //! hands over (their `_make`), moves as `Move` objects.
 
 use crate::board::Board;
-use crate::moves::{as_move, from_value, intern};
+use crate::moves::{as_move, from_value, intern, Move};
 use pychess_book::{choose_uniform, choose_weighted, Book, BookError, Entry, UnknownPiece};
 use pychess_core::UciMove;
 use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
@@ -292,6 +292,17 @@ impl PolyglotBook {
         let one = found.swap_remove(chosen);
         let mut objects = self.objects(py, vec![one], on_board)?;
         Ok(objects.remove(0))
+    }
+
+    /// The engine's book move for ``board`` (``OwnBook``): chosen by weight with ``seed``
+    /// mixed with the position's key, so the same position and seed give the same move;
+    /// ``None`` when the book has no entry of weight 1 or more there.
+    fn seeded_move(&self, board: &Bound<'_, Board>, seed: u64) -> PyResult<Option<Py<Move>>> {
+        let py = board.py();
+        let book = self.book()?;
+        let board = board.borrow().game.board().clone();
+        let found = py.detach(|| book.seeded_move(&board, seed));
+        Ok(found.map(|m| intern(py, m.uci)))
     }
 
     /// Unmaps the book (lookups already running finish first); later calls raise

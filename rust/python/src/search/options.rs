@@ -5,8 +5,8 @@
 
 use crate::errors::Result;
 use pychess_engine::{
-    find_option, find_uci_option, EngineOption, EngineOptions, OptionError, UciOption,
-    ENGINE_OPTIONS, UCI_OPTIONS,
+    find_option, find_uci_option, find_uci_option_by_key, EngineOption, EngineOptions, OptionError,
+    UciOption, ENGINE_OPTIONS, UCI_OPTIONS,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
@@ -67,8 +67,8 @@ pub fn engine_option_ranges(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 }
 
 /// One UCI option: ``(name, kind, key, default, min, max)``; ``kind`` is ``"spin"``,
-/// ``"check"`` or ``"button"``, ``key`` the :class:`Searcher` option a spin sets (or the
-/// loop's own key), and ``min``/``max`` are None but for spins.
+/// ``"check"``, ``"string"`` or ``"button"``, ``key`` the :class:`Searcher` option a spin
+/// sets (or the front end's own key), and ``min``/``max`` are None but for spins.
 type UciOptionRow = (
     &'static str,
     &'static str,
@@ -94,26 +94,52 @@ pub fn uci_options(py: Python<'_>) -> PyResult<Vec<UciOptionRow>> {
                     let default = PyBool::new(py, default).to_owned().into_any().unbind();
                     (name, "check", key, Some(default), None, None)
                 }
+                UciOption::OwnSpin {
+                    default, min, max, ..
+                } => {
+                    let default = default.into_pyobject(py)?.into_any().unbind();
+                    (name, "spin", key, Some(default), Some(min), Some(max))
+                }
+                UciOption::Text { default, .. } => {
+                    let default = default.into_pyobject(py)?.into_any().unbind();
+                    (name, "string", key, Some(default), None, None)
+                }
                 UciOption::Button { .. } => (name, "button", key, None, None, None),
             })
         })
         .collect()
 }
 
-/// ``value`` for the UCI spin option ``name`` (any ASCII case), if it is in range.
+/// ``value`` for the UCI spin option ``name`` (its UCI name in any ASCII case, or its key:
+/// ``book_seed``), if it is in range.
 ///
-/// :raises: :exc:`EngineOptionError` naming the option by its UCI name otherwise, or if no
+/// :raises: :exc:`EngineOptionError` naming the option as the caller did otherwise, or if no
 ///     spin option has that name.
 #[pyfunction]
 pub fn check_uci_option(name: &str, value: &Bound<'_, PyAny>) -> Result<u64> {
-    let Some(UciOption::Spin(option)) = find_uci_option(name) else {
-        return Err(OptionError::Unknown {
-            name: name.to_string(),
+    let (option, shown) = match (find_uci_option(name), find_uci_option_by_key(name)) {
+        (Some(o), _) => (o, o.name()),
+        (None, Some(o)) => (o, o.key()),
+        (None, None) => {
+            return Err(OptionError::Unknown {
+                name: name.to_string(),
+            }
+            .into())
         }
-        .into());
     };
-    match option_value(option, option.uci_name, value)? {
-        Some(number) => Ok(option.check_uci(number)?),
-        None => Err(option.not_an_integer("None").into()),
-    }
+    let number = match option {
+        UciOption::Spin(spin) => {
+            option_value(spin, shown, value)?.ok_or_else(|| spin.not_an_integer("None"))?
+        }
+        _ if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() => {
+            return Err(OptionError::NotAnInteger {
+                name: shown,
+                value: value.repr()?.to_string(),
+            }
+            .into());
+        }
+        // An int too large for i128 is out of every range.
+        _ => value.extract::<i128>().unwrap_or(i128::MAX),
+    };
+    Ok(option.check_spin(shown, number)?)
 }
