@@ -69,7 +69,6 @@ def test_uci_engine_crash_is_retried_then_reported(marker: str) -> None:  # noqa
     boards = [plies(n) for n in range(6)]
     with EnginePool(fake(marker, "die-at-ply:3"), workers=2) as pool:
         results = list(pool.analyse_many(boards, Limit(depth=1)))
-        assert live_processes(marker)
         assert pool.restarts == 2  # the engine that died, and the fresh one that died too
     assert not wait_gone(marker)
     assert [r.index for r in results] == list(range(6))

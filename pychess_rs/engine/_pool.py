@@ -16,10 +16,11 @@ search on ``N`` threads (the search releases the GIL). Results come back in inpu
 generator that works ahead of the consumer (at most ``ahead`` items in flight).
 
 An engine that fails (its process dies, it stops answering: any :exc:`EngineError`, or a
-:exc:`RuntimeError` from the in-process engine) is closed and replaced by a fresh one, and the
-item is tried again, up to ``retries`` more times; an item that still fails comes back as a
-:class:`PoolResult` holding the error, and the run goes on. Bad input (an unreadable FEN, a
-bad limit: :exc:`ValueError`) is reported at once, without a retry.
+:exc:`RuntimeError` from the in-process engine) is closed (a fresh one is started when
+needed) and the item is tried again on another engine, up to ``retries`` more times; an item
+that still fails comes back as a :class:`PoolResult` holding the error, and the run goes on.
+Bad input (an unreadable FEN, a bad limit: :exc:`ValueError`) is reported at once, without a
+retry.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ class EnginePool:
     the built-in engine in this process (``engine_options`` are :class:`Engine` options).
     ``options``: UCI options configured on every started engine. ``timeout``: seconds an
     engine may stay silent beyond its search's time limit (as :class:`SimpleEngine`).
-    ``retries``: fresh engines an item may use after the one that failed on it.
+    ``retries``: other engines an item may use after the one that failed on it.
     """
 
     def __init__(
@@ -288,15 +289,25 @@ class EnginePool:
         """Analyses every position of each game's main line (a :class:`pychess_rs.pgn.Game`,
         or a ``(game, Limit)`` pair), one engine per game, and yields a :class:`PoolResult`
         per game in input order: its ``value`` one :class:`InfoDict` per position, from the
-        start position to the final one. A game whose engine fails is started again on a
-        fresh engine (``retries``)."""
+        start position to the final one. Each game starts with an empty hash table
+        (``ucinewgame``), so its report does not depend on the games analysed before it. A
+        game whose engine fails is started again on another engine (``retries``)."""
 
         def job(engine: Any, item: Any) -> list[InfoDict]:
             game, item_limit = _split(item, limit)
+            # Each game starts from an empty hash table, so that a game's analysis does not
+            # depend on the games its engine saw before (nor on the number of workers).
+            if isinstance(engine, Engine):
+                engine.clear()
+                new_game: dict[str, object] = {}
+            else:
+                new_game = {"game": object()}  # a new game object: ucinewgame
             infos = []
             for board in game_boards(game):
                 final = final_info(board)
-                infos.append(final if final is not None else engine.analyse(board, item_limit))
+                if final is None:
+                    final = engine.analyse(board, item_limit, **new_game)
+                infos.append(final)
             return infos
 
         return self.map(job, games, ahead=ahead, progress=progress, unit="games", total=total)
