@@ -138,3 +138,12 @@ def test_bad_arguments() -> None:
         EnginePool(["x"], hash_mb=1)
     (result,) = analyse_many([MATE_IN_ONE], workers=1)
     assert isinstance(result.error, ValueError) and "no limit" in str(result.error)
+
+
+def test_module_example() -> None:
+    import doctest
+
+    from pychess_rs.engine import _pool
+
+    result = doctest.testmod(_pool)
+    assert result.attempted > 0 and result.failed == 0

@@ -5,7 +5,7 @@
     >>> import pychess_rs as chess
     >>> from pychess_rs.engine import EnginePool, Limit
     >>> with EnginePool(workers=2) as pool:  # the built-in engine on two threads
-    ...     results = list(pool.analyse_many(["8/8/8/8/8/5k2/8/5K1q w - - 0 1",
+    ...     results = list(pool.analyse_many(["8/8/8/8/8/5k2/7q/5K2 w - - 0 1",
     ...                                        chess.STARTING_FEN], Limit(depth=2)))
     >>> [r.index for r in results], all(r.ok for r in results)
     ([0, 1], True)
