@@ -16,6 +16,7 @@ the run goes on, and its exit status is then 1.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import shlex
@@ -178,6 +179,16 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"pychess-rs analyse: {e}", file=sys.stderr)
         return 2
+    if args.scheduler:
+        try:
+            importlib.import_module("dask.distributed")
+        except ImportError:
+            print(
+                "pychess-rs analyse: --scheduler needs dask.distributed: "
+                "pip install 'pychess-rs[dask]'",
+                file=sys.stderr,
+            )
+            return 2
     if not os.path.exists(args.games):
         print(f"pychess-rs analyse: no such file: {args.games}", file=sys.stderr)
         return 2

@@ -155,7 +155,6 @@ def test_help_lists_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "analyse" in capsys.readouterr().out
-    assert sys.executable
 
 
 def test_one_or_two_workers_write_the_same_analysis(
@@ -191,3 +190,16 @@ def test_dask_scheduler_writes_what_a_local_run_writes(
     assert status == 1 and "game 2 (byte" in stderr
     assert "2 games analysed" in stdout
     assert remote.read_text() == local.read_text()
+
+
+def test_scheduler_without_dask_says_what_to_install(
+    capsys: pytest.CaptureFixture[str],
+    games: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    out = tmp_path / "out.pgn"
+    status, _, stderr = analyse(capsys, str(games), "--out", str(out), "--scheduler", "x:1")
+    assert status == 2 and "pychess-rs[dask]" in stderr
+    assert not out.exists()
