@@ -203,3 +203,39 @@ def test_scheduler_without_dask_says_what_to_install(
     status, _, stderr = analyse(capsys, str(games), "--out", str(out), "--scheduler", "x:1")
     assert status == 2 and "pychess-rs[dask]" in stderr
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_dask_worker_processes_keep_their_own_engines(
+    capsys: pytest.CaptureFixture[str], games: Path, tmp_path: Path
+) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    local = tmp_path / "local.pgn"
+    analyse(capsys, str(games), "--out", str(local), *TINY, "--workers", "1")
+    remote = tmp_path / "remote.pgn"
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        analyse(
+            capsys,
+            str(games),
+            "--out",
+            str(remote),
+            *TINY,
+            "--scheduler",
+            cluster.scheduler_address,
+        )
+
+        def pools() -> list[tuple[int, int]]:
+            from pychess_rs import analyse_dask
+
+            return [(p.workers, p.restarts) for p in analyse_dask._POOLS.values()]
+
+        per_worker = client.run(pools)
+    assert remote.read_text() == local.read_text()
+    # One pool per worker process that got a game, one engine each, never restarted.
+    assert all(found in ([], [(1, 0)]) for found in per_worker.values())
+    assert [(1, 0)] in per_worker.values()
