@@ -45,6 +45,7 @@ class Progress:
         self._checked = float("-inf")  # when due() last said yes
         self._logged = time.monotonic()  # when the last plain line was written
         self._next_tenth = 1
+        self._created = time.monotonic()
 
     def due(self) -> bool:
         """Whether :meth:`show` would be worth calling now (at most ten times a second).
@@ -94,6 +95,19 @@ class Progress:
         self.stream.write(" ".join(words) + "\n")
         self.stream.flush()
 
+    def count(self, done: int, total: int | None = None, unit: str = "items") -> None:
+        """Shows ``done`` (of ``total``) ``unit`` with the rate so far and, when the total is
+        known, the time left at that rate: ``12/40 games, 3.1/s, ETA 0:09``."""
+        if not (self.due() or done == total):
+            return
+        elapsed = time.monotonic() - self._created
+        rate = done / elapsed if elapsed > 0 else 0.0
+        words = [f"{done}/{total} {unit}" if total is not None else f"{done} {unit}"]
+        words.append(f"{rate:.1f}/s")
+        if total is not None and rate > 0:
+            words.append(f"ETA {format_seconds((total - done) / rate)}")
+        self.show(", ".join(words), done / total if total else None)
+
     def clear(self) -> None:
         """Erase the line from a terminal (before other output, or to leave no trace)."""
         if self._shown:
@@ -107,3 +121,11 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self._shown = 0
+
+
+def format_seconds(seconds: float) -> str:
+    """``H:MM:SS`` (or ``M:SS`` under an hour), rounded up to the second."""
+    whole = int(-(-seconds // 1)) if seconds > 0 else 0
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"

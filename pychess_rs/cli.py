@@ -143,6 +143,20 @@ def _add_pgn(subparsers: Subparsers) -> None:
     pgn_cli.add_subcommand(subparsers)
 
 
+def _add_analyse(subparsers: Subparsers) -> None:
+    from . import analyse_cli
+
+    parser = subparsers.add_parser(
+        "analyse",
+        help="annotate every game of a PGN file with engine analysis, lichess-style",
+        description=analyse_cli.DESCRIPTION,
+        epilog=analyse_cli.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    analyse_cli.add_arguments(parser)
+    parser.set_defaults(run=analyse_cli.run)
+
+
 # One function per subcommand, in the order `--help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_play,
@@ -152,6 +166,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_bench,
     _add_fuzz,
     _add_pgn,
+    _add_analyse,
 )
 
 

@@ -33,6 +33,7 @@ from ._score import Cp, Mate, MateGiven, MateGivenType, PovScore, PovWdl, Score,
 if TYPE_CHECKING:
     from ._analysis import AnalysisResult
     from ._mock import MockTransport
+    from ._pool import EnginePool, PoolResult, analyse_many
     from ._protocol import BaseCommand, CommandState, Protocol
     from ._simple import SimpleAnalysisResult, SimpleEngine, run_in_background
     from ._uci import UciProtocol, popen_uci
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
 _CLIENT = {
     "AnalysisResult": "._analysis",
     "MockTransport": "._mock",
+    "EnginePool": "._pool",
+    "PoolResult": "._pool",
+    "analyse_many": "._pool",
     "BaseCommand": "._protocol",
     "CommandState": "._protocol",
     "Protocol": "._protocol",
@@ -99,6 +103,7 @@ __all__ = [
     "Engine",
     "EngineError",
     "EngineOptionError",
+    "EnginePool",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "Info",
@@ -112,6 +117,7 @@ __all__ = [
     "Opponent",
     "Option",
     "PlayResult",
+    "PoolResult",
     "PovScore",
     "PovWdl",
     "Protocol",
@@ -124,6 +130,7 @@ __all__ = [
     "WdlModel",
     "XBoardProtocol",
     "_parse_uci_info",
+    "analyse_many",
     "option_ranges",
     "popen_uci",
     "popen_xboard",

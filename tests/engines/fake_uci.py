@@ -15,6 +15,7 @@ reports the options it holds in an ``info string``. Behaviours (any combination)
   ignore-quit   ignores ``quit`` and SIGTERM
   ignore-stop   ignores ``stop`` (an infinite search never ends)
   slow          takes 20 ms per search
+  die-at-ply:N  on ``go`` in the position N plies after the start: exits with status 3
   strict        exits with status 5 if a command arrives while it searches (a client that
                 does not serialise its calls)
 """
@@ -88,6 +89,8 @@ def main() -> None:
         elif word == "go":
             if "hang-on-go" in BEHAVIOURS:
                 time.sleep(3600)
+            if f"die-at-ply:{position['ply']}" in BEHAVIOURS:
+                sys.exit(3)
             if "die-on-go" in BEHAVIOURS:
                 say("info depth 1")
                 sys.exit(3)
