@@ -156,6 +156,21 @@ def _retrieve(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
+def check_opponent(opponent: Opponent | None) -> None:
+    """Refuses an opponent whose name or title would break the line it is sent on."""
+    if opponent is None:
+        return
+    for text in (opponent.name, opponent.title):
+        if text is not None and ("\n" in text or "\r" in text):
+            raise EngineError(f"invalid line break in opponent information: {opponent!r}")
+
+
+def check_game_ending(game_ending: str | None) -> None:
+    """Refuses a game ending that would break its line or the ``{...}`` it is quoted in."""
+    if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
+        raise EngineError(f"invalid characters in game ending {game_ending!r}")
+
+
 class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     """An engine's side of the pipes (UCI: :class:`UciProtocol`, XBoard:
     :class:`XBoardProtocol`), for use in a running event loop.
@@ -187,6 +202,8 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         self._argv: list[str] = []
         self._own_group = False
         self._last_line_sent = ""
+        #: The opponent from :meth:`send_opponent_information`, for calls that name none.
+        self._opponent: Opponent | None = None
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -399,6 +416,34 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         if not self.initialized:
             raise EngineError(f"engine {self.describe()} is not initialised")
 
+    # ---- checks both protocols make ---------------------------------------------------------
+
+    @abc.abstractmethod
+    def _option(self, name: str) -> Option:
+        """The engine's option ``name`` that a call may set (:exc:`EngineError` if none)."""
+
+    def _parsed(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
+        """``options`` checked: each engine option (all names first) with its parsed value."""
+        named = [(self._option(name), value) for name, value in options.items()]
+        return [(option, option.parse(value)) for option, value in named]
+
+    def _call_config(self, options: ConfigMapping) -> UciOptionMap[ConfigValue]:
+        """The option values one call runs with: :attr:`config` with its ``options`` on top."""
+        target = self.config.copy()
+        for option, value in self._parsed(options):
+            target[option.name] = value
+        return target
+
+    def _search_request(
+        self, root_moves: Iterable[Any] | None, opponent: Opponent | None
+    ) -> tuple[list[Any] | None, Opponent | None]:
+        """Checks a ``play``/``analysis`` call and returns its root moves (listed) and the
+        opponent it plays (its own, else the one from :meth:`send_opponent_information`)."""
+        self._check_initialized()
+        check_opponent(opponent)
+        moves = list(root_moves) if root_moves is not None else None
+        return moves, opponent if opponent is not None else self._opponent
+
     # ---- the interface ---------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -416,12 +461,13 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         :raises: :exc:`EngineError` for an unknown or managed option, or a bad value.
         """
 
-    @abc.abstractmethod
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
         """Tells the engine who it plays against from the next game on (``engine_rating``
         is its own rating, for XBoard engines)."""
+        check_opponent(opponent)
+        self._opponent = opponent
 
     @abc.abstractmethod
     async def play(

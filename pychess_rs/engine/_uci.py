@@ -25,7 +25,14 @@ from ._errors import EngineError
 from ._info import INFO_ALL, Info, InfoDict, own_move, parse_uci_info
 from ._limits import BestMove, Limit, Opponent, PlayResult
 from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
-from ._protocol import LOGGER, BaseCommand, CommandState, Protocol, Signal
+from ._protocol import (
+    LOGGER,
+    BaseCommand,
+    CommandState,
+    Protocol,
+    Signal,
+    check_game_ending,
+)
 
 __all__ = ["UciProtocol", "popen_uci"]
 
@@ -150,14 +157,6 @@ def _opponent_text(opponent: Opponent) -> str:
     return f"{title} {rating} {kind} {opponent.name or ''}".rstrip()
 
 
-def _check_opponent(opponent: Opponent | None) -> None:
-    if opponent is None:
-        return
-    for text in (opponent.name, opponent.title):
-        if text is not None and ("\n" in text or "\r" in text):
-            raise EngineError(f"invalid line break in opponent information: {opponent!r}")
-
-
 @dataclasses.dataclass
 class _Search:
     """What one ``play``/``analysis`` call asks of the engine."""
@@ -191,7 +190,6 @@ class UciProtocol(Protocol):
         self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
         self._first_game = True
         self._game: object = None
-        self._opponent: Opponent | None = None  # from send_opponent_information
         self._opponent_sent: Opponent | None = None
 
     # ---- options ----------------------------------------------------------------------------
@@ -230,10 +228,7 @@ class UciProtocol(Protocol):
         multipv: int | None,
     ) -> UciOptionMap[ConfigValue]:
         """The option values a search with these arguments needs (checked)."""
-        target: UciOptionMap[ConfigValue] = self.config.copy()
-        for name, value in options.items():
-            option = self._option(name)
-            target[option.name] = option.parse(value)
+        target = self._call_config(options)
         if "UCI_AnalyseMode" in self.options and "UCI_AnalyseMode" not in target:
             target["UCI_AnalyseMode"] = analysis
         if "Ponder" in self.options:
@@ -293,21 +288,12 @@ class UciProtocol(Protocol):
 
     async def configure(self, options: ConfigMapping) -> None:
         self._check_initialized()
-        checked = [(option, option.parse(value)) for option, value in self._named(options)]
+        checked = self._parsed(options)
 
         def factory(engine: Protocol) -> BaseCommand[None]:
             return _Configure(engine, checked)
 
         await self.communicate(factory)
-
-    def _named(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
-        return [(self._option(name), value) for name, value in options.items()]
-
-    async def send_opponent_information(
-        self, *, opponent: Opponent | None = None, engine_rating: int | None = None
-    ) -> None:
-        _check_opponent(opponent)
-        self._opponent = opponent
 
     async def send_game_result(
         self,
@@ -317,8 +303,7 @@ class UciProtocol(Protocol):
         game_complete: bool = True,
     ) -> None:
         # UCI has no words for a result; a ponder search still running is stopped.
-        if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
-            raise EngineError(f"invalid characters in game ending {game_ending!r}")
+        check_game_ending(game_ending)
         if self.command is not None and self.command.background:
             self.command.cancel()
 
@@ -336,11 +321,8 @@ class UciProtocol(Protocol):
         ponder: bool,
         multipv: int | None,
     ) -> _Search:
-        self._check_initialized()
-        _check_opponent(opponent)
+        moves, chosen = self._search_request(root_moves, opponent)
         target = self._target(board, options, analysis=analysis, ponder=ponder, multipv=multipv)
-        moves = list(root_moves) if root_moves is not None else None
-        chosen = opponent if opponent is not None else self._opponent
         return _Search(board, limit, moves, info, game, chosen, target)
 
     async def play(

@@ -19,10 +19,10 @@ from typing import Any
 
 from ._analysis import AnalysisResult
 from ._errors import EngineError
-from ._info import INFO_ALL, Info, InfoDict, own_move
+from ._info import INFO_ALL, Info, InfoDict, own_move, play_line
 from ._limits import BestMove, Limit, Opponent, PlayResult
 from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
-from ._protocol import LOGGER, BaseCommand, Protocol, Signal
+from ._protocol import LOGGER, BaseCommand, Protocol, Signal, check_game_ending
 from ._score import Cp, Mate, PovScore, Score
 
 __all__ = ["XBoardProtocol", "popen_xboard"]
@@ -133,22 +133,16 @@ def _leading_int(word: str) -> int:
 def _read_line(board: Any, words: list[str]) -> list[Any]:
     """The moves of a principal variation in SAN or coordinates (move numbers skipped),
     until one that is not legal."""
-    position = board.copy(stack=False)
-    line = []
-    for word in words:
-        if _move_number(word):
-            continue
-        word = re.sub(r"^\d+\.+", "", word).rstrip("+#!?")
-        try:
-            move = position.parse_san(word)
-        except ValueError:
-            try:
-                move = position.parse_uci(word)
-            except ValueError:
-                break
-        position.push(move)
-        line.append(own_move(move))
-    return line
+    moves = (re.sub(r"^\d+\.+", "", w).rstrip("+#!?") for w in words if not _move_number(w))
+    return play_line(board, moves, _parse_pv_move)
+
+
+def _parse_pv_move(position: Any, word: str) -> Any:
+    """A principal variation's ``word`` in SAN, else in coordinates, in ``position``."""
+    try:
+        return position.parse_san(word)
+    except ValueError:
+        return position.parse_uci(word)
 
 
 def _clock_text(seconds: float) -> str:
@@ -158,17 +152,6 @@ def _clock_text(seconds: float) -> str:
 
 def _seconds_text(seconds: float) -> str:
     return f"{max(0.0, seconds):g}"
-
-
-def _check_text(text: str | None, what: str) -> None:
-    if text is not None and any(c in text for c in "\r\n"):
-        raise EngineError(f"invalid line break in {what}: {text!r}")
-
-
-def _check_opponent(opponent: Opponent | None) -> None:
-    if opponent is not None:
-        _check_text(opponent.name, "opponent name")
-        _check_text(opponent.title, "opponent title")
 
 
 class XBoardProtocol(Protocol):
@@ -184,7 +167,6 @@ class XBoardProtocol(Protocol):
         self._ping_id = 0
         self._new_game_pending = True
         self._game: object = None
-        self._opponent: Opponent | None = None
         self._engine_rating: int | None = None
         self._sent: tuple[Opponent | None, int | None] = (None, None)
         self._root_key: tuple[str, str, bool] | None = None
@@ -339,13 +321,6 @@ class XBoardProtocol(Protocol):
         for move in root_moves:
             self.send_line(f"include {move.uci()}")
 
-    def _target(self, options: ConfigMapping) -> UciOptionMap[ConfigValue]:
-        target: UciOptionMap[ConfigValue] = self.config.copy()
-        for name, value in options.items():
-            option = self._option(name)
-            target[option.name] = option.parse(value)
-        return target
-
     # ---- the interface ---------------------------------------------------------------------
 
     async def initialize(self) -> None:
@@ -357,8 +332,7 @@ class XBoardProtocol(Protocol):
 
     async def configure(self, options: ConfigMapping) -> None:
         self._check_initialized()
-        checked = [(self._option(n), v) for n, v in options.items()]
-        changes = [(option, option.parse(value)) for option, value in checked]
+        changes = self._parsed(options)
 
         def factory(engine: Protocol) -> BaseCommand[None]:
             return _Configure(engine, changes)
@@ -368,8 +342,7 @@ class XBoardProtocol(Protocol):
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
-        _check_opponent(opponent)
-        self._opponent = opponent
+        await super().send_opponent_information(opponent=opponent)
         self._engine_rating = engine_rating
 
     async def play(
@@ -385,11 +358,8 @@ class XBoardProtocol(Protocol):
         options: ConfigMapping = {},  # noqa: B006
         opponent: Opponent | None = None,
     ) -> PlayResult:
-        self._check_initialized()
-        _check_opponent(opponent)
-        target = self._target(options)
-        moves = list(root_moves) if root_moves is not None else None
-        chosen = opponent if opponent is not None else self._opponent
+        moves, chosen = self._search_request(root_moves, opponent)
+        target = self._call_config(options)
         request = (board, limit, game, info, ponder, draw_offered, moves, target, chosen)
 
         def factory(engine: Protocol) -> BaseCommand[PlayResult]:
@@ -408,14 +378,13 @@ class XBoardProtocol(Protocol):
         root_moves: Iterable[Any] | None = None,
         options: ConfigMapping = {},  # noqa: B006
     ) -> AnalysisResult:
-        self._check_initialized()
+        moves, opponent = self._search_request(root_moves, None)
         if multipv is not None and multipv > 1:
             raise EngineError("XBoard engines analyse one line only (multipv)")
         if limit is not None and (limit.nodes is not None or limit.mate is not None):
             raise EngineError("XBoard analyses cannot be limited by nodes or mate distance")
-        target = self._target(options)
-        moves = list(root_moves) if root_moves is not None else None
-        request = (board, limit, game, info, moves, target, self._opponent)
+        target = self._call_config(options)
+        request = (board, limit, game, info, moves, target, opponent)
 
         def factory(engine: Protocol) -> BaseCommand[AnalysisResult]:
             return _Analysis(engine, *request)
@@ -429,8 +398,7 @@ class XBoardProtocol(Protocol):
         game_ending: str | None = None,
         game_complete: bool = True,
     ) -> None:
-        if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
-            raise EngineError(f"invalid characters in game ending {game_ending!r}")
+        check_game_ending(game_ending)
         self._check_initialized()
         outcome = board.outcome(claim_draw=True) if game_complete else None
         if game_complete and winner is None and outcome is not None:
