@@ -454,12 +454,22 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     async def ping(self) -> None:
         """Waits until the engine has processed everything sent so far."""
 
-    @abc.abstractmethod
     async def configure(self, options: ConfigMapping) -> None:
         """Sets engine options (not the managed ones) for all later calls.
 
         :raises: :exc:`EngineError` for an unknown or managed option, or a bad value.
         """
+        self._check_initialized()
+        changes = self._parsed(options)
+
+        def factory(engine: Protocol) -> BaseCommand[None]:
+            return engine._configure_command(changes)
+
+        await self.communicate(factory)
+
+    @abc.abstractmethod
+    def _configure_command(self, changes: list[tuple[Option, ConfigValue]]) -> BaseCommand[None]:
+        """The command that sets ``changes`` (checked) in the engine and in :attr:`config`."""
 
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None

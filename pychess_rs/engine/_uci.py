@@ -286,14 +286,8 @@ class UciProtocol(Protocol):
         self._check_initialized()
         await self.communicate(_IsReady)
 
-    async def configure(self, options: ConfigMapping) -> None:
-        self._check_initialized()
-        checked = self._parsed(options)
-
-        def factory(engine: Protocol) -> BaseCommand[None]:
-            return _Configure(engine, checked)
-
-        await self.communicate(factory)
+    def _configure_command(self, changes: list[tuple[Option, ConfigValue]]) -> BaseCommand[None]:
+        return _Configure(self, changes)
 
     async def send_game_result(
         self,

@@ -330,14 +330,8 @@ class XBoardProtocol(Protocol):
         self._check_initialized()
         await self.communicate(_Ping)
 
-    async def configure(self, options: ConfigMapping) -> None:
-        self._check_initialized()
-        changes = self._parsed(options)
-
-        def factory(engine: Protocol) -> BaseCommand[None]:
-            return _Configure(engine, changes)
-
-        await self.communicate(factory)
+    def _configure_command(self, changes: list[tuple[Option, ConfigValue]]) -> BaseCommand[None]:
+        return _Configure(self, changes)
 
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
