@@ -27,7 +27,7 @@ from . import _process
 from ._errors import EngineError, EngineTerminatedError, EngineTimeoutError
 from ._info import INFO_ALL, Info, InfoDict
 from ._limits import Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
 
 if TYPE_CHECKING:
     from ._analysis import AnalysisResult
@@ -151,6 +151,22 @@ class BaseCommand(Generic[T]):
         return f"<{type(self).__name__} {self.state.name}>"
 
 
+class _Configure(BaseCommand[None]):
+    """Sets checked option ``changes`` in the engine, and in :attr:`Protocol.config` for
+    later calls."""
+
+    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
+        super().__init__(engine)
+        self.changes = changes
+
+    async def run(self) -> None:
+        self.engine._apply(self.changes)
+        for option, value in self.changes:
+            if not option.is_action():
+                self.engine.config[option.name] = value
+        self.resolve(None)
+
+
 def _retrieve(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
@@ -204,6 +220,8 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         self._last_line_sent = ""
         #: The opponent from :meth:`send_opponent_information`, for calls that name none.
         self._opponent: Opponent | None = None
+        #: What the engine holds now, for the options this client has set.
+        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -224,6 +242,24 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         transport, protocol = await loop.subprocess_exec(cls, *exec_argv, **kwargs)
         protocol._argv = argv
         protocol._own_group = setpgrp
+        return transport, protocol
+
+    @classmethod
+    async def popen_initialized(
+        cls: type[ProtocolT], command: str | list[str], *, setpgrp: bool = False, **popen_args: Any
+    ) -> tuple[asyncio.SubprocessTransport, ProtocolT]:
+        """:meth:`popen`, then :meth:`initialize`; an engine that fails to start is killed.
+
+        :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
+            not introduce itself.
+        """
+        transport, protocol = await cls.popen(command, setpgrp=setpgrp, **popen_args)
+        try:
+            await protocol.initialize()
+        except BaseException:
+            protocol.kill()
+            transport.close()
+            raise
         return transport, protocol
 
     def describe(self) -> str:
@@ -422,6 +458,21 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     def _option(self, name: str) -> Option:
         """The engine's option ``name`` that a call may set (:exc:`EngineError` if none)."""
 
+    @abc.abstractmethod
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
+        """The line that sets ``option`` to ``value`` (checked) in the engine."""
+
+    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
+        """The settings that take the engine from what it holds to ``target``."""
+        return option_changes(self.options, self._engine_values, target)
+
+    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
+        """Sends ``changes`` to the engine and notes what it holds now."""
+        for option, value in changes:
+            self.send_line(self._option_line(option, value))
+            if not option.is_action():
+                self._engine_values[option.name] = value
+
     def _parsed(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
         """``options`` checked: each engine option (all names first) with its parsed value."""
         named = [(self._option(name), value) for name, value in options.items()]
@@ -463,13 +514,9 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         changes = self._parsed(options)
 
         def factory(engine: Protocol) -> BaseCommand[None]:
-            return engine._configure_command(changes)
+            return _Configure(engine, changes)
 
         await self.communicate(factory)
-
-    @abc.abstractmethod
-    def _configure_command(self, changes: list[tuple[Option, ConfigValue]]) -> BaseCommand[None]:
-        """The command that sets ``changes`` (checked) in the engine and in :attr:`config`."""
 
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None

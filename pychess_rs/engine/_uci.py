@@ -24,7 +24,7 @@ from ._analysis import AnalysisResult
 from ._errors import EngineError
 from ._info import INFO_ALL, Info, InfoDict, own_move, parse_uci_info
 from ._limits import BestMove, Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
 from ._protocol import (
     LOGGER,
     BaseCommand,
@@ -186,8 +186,6 @@ class UciProtocol(Protocol):
 
     def __init__(self) -> None:
         super().__init__()
-        #: What the engine holds now, for the options this client has set.
-        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
         self._first_game = True
         self._game: object = None
         self._opponent_sent: Opponent | None = None
@@ -209,8 +207,8 @@ class UciProtocol(Protocol):
             )
         return option
 
-    def _setoption_line(self, option: Option, value: ConfigValue) -> str:
-        if option.type == "button" or value is None:
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
+        if option.is_action() or value is None:
             return f"setoption name {option.name}"
         if isinstance(value, bool):
             text = "true" if value else "false"
@@ -250,15 +248,6 @@ class UciProtocol(Protocol):
             raise EngineError(f"engine {self.describe()} does not play {variant} (no UCI_Variant)")
         return target
 
-    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
-        return option_changes(self.options, self._engine_values, target)
-
-    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
-        for option, value in changes:
-            self.send_line(self._setoption_line(option, value))
-            if option.type != "button":
-                self._engine_values[option.name] = value
-
     def _new_game_needed(self, game: object, opponent: Opponent | None) -> bool:
         return self._first_game or game != self._game or opponent != self._opponent_sent
 
@@ -285,9 +274,6 @@ class UciProtocol(Protocol):
     async def ping(self) -> None:
         self._check_initialized()
         await self.communicate(_IsReady)
-
-    def _configure_command(self, changes: list[tuple[Option, ConfigValue]]) -> BaseCommand[None]:
-        return _Configure(self, changes)
 
     async def send_game_result(
         self,
@@ -446,21 +432,6 @@ class _IsReady(_UciCommand):
         self.resolve(None)
 
 
-class _Configure(_UciCommand):
-    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
-        super().__init__(engine)
-        self.changes = changes
-
-    async def run(self) -> None:
-        engine = self.engine
-        for option, value in self.changes:
-            engine.send_line(engine._setoption_line(option, value))
-            if option.type != "button":
-                engine._engine_values[option.name] = value
-                engine.config[option.name] = value
-        self.resolve(None)
-
-
 class _SearchCommand(_UciCommand):
     """Brings options and game up to date, then searches."""
 
@@ -481,7 +452,7 @@ class _SearchCommand(_UciCommand):
             engine._game = search.game
             if search.opponent is not None and "UCI_Opponent" in engine.options:
                 option = engine.options["UCI_Opponent"]
-                engine.send_line(engine._setoption_line(option, _opponent_text(search.opponent)))
+                engine.send_line(engine._option_line(option, _opponent_text(search.opponent)))
             engine._opponent_sent = search.opponent
             engine.send_line("isready")
             await self.until("readyok")
@@ -674,11 +645,4 @@ async def popen_uci(
     :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
         not introduce itself.
     """
-    transport, protocol = await UciProtocol.popen(command, setpgrp=setpgrp, **popen_args)
-    try:
-        await protocol.initialize()
-    except BaseException:
-        protocol.kill()
-        transport.close()
-        raise
-    return transport, protocol
+    return await UciProtocol.popen_initialized(command, setpgrp=setpgrp, **popen_args)

@@ -21,7 +21,7 @@ from ._analysis import AnalysisResult
 from ._errors import EngineError
 from ._info import INFO_ALL, Info, InfoDict, own_move, play_line
 from ._limits import BestMove, Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
 from ._protocol import LOGGER, BaseCommand, Protocol, Signal, check_game_ending
 from ._score import Cp, Mate, PovScore, Score
 
@@ -163,7 +163,6 @@ class XBoardProtocol(Protocol):
     def __init__(self) -> None:
         super().__init__()
         self.features: dict[str, str | int] = {}
-        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
         self._ping_id = 0
         self._new_game_pending = True
         self._game: object = None
@@ -188,22 +187,16 @@ class XBoardProtocol(Protocol):
                 f"engine {self.describe()} has no option {name!r} (options: {known})"
             ) from None
 
-    def option_line(self, option: Option, value: ConfigValue) -> str:
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
         if option.name.startswith("egtpath "):
             return f"{option.name} {value}"
         if option.name in ("memory", "cores"):
             return f"{option.name} {value}"
-        if option.type in ("button", "reset", "save") or value is None:
+        if option.is_action() or value is None:
             return f"option {option.name}"
         if isinstance(value, bool):
             value = int(value)
         return f"option {option.name}={value}"
-
-    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
-        for option, value in changes:
-            self.send_line(self.option_line(option, value))
-            if option.type not in ("button", "reset", "save"):
-                self._engine_values[option.name] = value
 
     def _variant(self, board: Any) -> str | None:
         """The ``variant`` to send for ``board`` (``None``: normal chess).
@@ -329,9 +322,6 @@ class XBoardProtocol(Protocol):
     async def ping(self) -> None:
         self._check_initialized()
         await self.communicate(_Ping)
-
-    def _configure_command(self, changes: list[tuple[Option, ConfigValue]]) -> BaseCommand[None]:
-        return _Configure(self, changes)
 
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
@@ -505,21 +495,6 @@ class _Ping(_XBoardCommand):
         self.resolve(None)
 
 
-class _Configure(_XBoardCommand):
-    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
-        super().__init__(engine)
-        self.changes = changes
-
-    async def run(self) -> None:
-        engine = self.engine
-        for option, value in self.changes:
-            engine.send_line(engine.option_line(option, value))
-            if option.type not in ("button", "reset", "save"):
-                engine._engine_values[option.name] = value
-                engine.config[option.name] = value
-        self.resolve(None)
-
-
 class _Result(_XBoardCommand):
     def __init__(self, engine: Protocol, board: Any, opponent: Opponent | None, line: str):
         super().__init__(engine)
@@ -555,7 +530,7 @@ class _Play(_XBoardCommand):
     async def run(self) -> None:
         engine, board = self.engine, self.board
         engine.sync(board, self.game, self.opponent)
-        engine._apply(option_changes(engine.options, engine._engine_values, self.target))
+        engine._apply(engine._changes(self.target))
         engine.send_limits(board, self.limit)
         engine.send_root_moves(board, self.root_moves)
         engine.send_line("post" if self.selector else "nopost")
@@ -646,7 +621,7 @@ class _Analysis(_XBoardCommand):
     async def run(self) -> None:
         engine, board = self.engine, self.board
         engine.sync(board, self.game, self.opponent)
-        engine._apply(option_changes(engine.options, engine._engine_values, self.target))
+        engine._apply(engine._changes(self.target))
         engine.send_root_moves(board, self.root_moves)
         engine.send_line("post")
         engine.send_line("analyze")
@@ -692,11 +667,4 @@ async def popen_xboard(
     :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
         not introduce itself.
     """
-    transport, protocol = await XBoardProtocol.popen(command, setpgrp=setpgrp, **popen_args)
-    try:
-        await protocol.initialize()
-    except BaseException:
-        protocol.kill()
-        transport.close()
-        raise
-    return transport, protocol
+    return await XBoardProtocol.popen_initialized(command, setpgrp=setpgrp, **popen_args)
