@@ -104,6 +104,9 @@ def test_option_parse() -> None:
     check = engine.Option("Ponder", "check", False, None, None, None)
     assert check.parse("true") is True and check.parse(False) is False
     assert check.is_managed() and not spin.is_managed()
+    for kind in ("button", "reset", "save"):
+        assert engine.Option("Clear", kind, None, None, None, None).is_action()
+    assert not check.is_action() and not spin.is_action()
     combo = engine.Option("Style", "combo", "Normal", None, None, ["Solid", "Normal", "Risky"])
     assert combo.parse("risky") == "Risky"
     with pytest.raises(engine.EngineError, match="choices: Solid, Normal, Risky"):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
 from .._core import Move
@@ -126,19 +127,28 @@ class _Tokens:
         return self.text[start:].rstrip()
 
 
-def _moves(tokens: _Tokens, board: Any) -> list[Any]:
-    """Plays the UCI moves that follow on a copy of ``board`` (until a word that is not a
-    legal move, which is left unread)."""
+def play_line(board: Any, words: Iterable[str], parse: Callable[[Any, str], Any]) -> list[Any]:
+    """The moves of ``words`` played on a copy of ``board``, each read by
+    ``parse(position, word)``, up to the first that is not a legal move (``parse`` raises
+    :exc:`ValueError`)."""
     line: list[Any] = []
     position = board.copy(stack=False)
-    while (word := tokens.peek()) is not None:
+    for word in words:
         try:
-            move = position.parse_uci(word)
+            move = parse(position, word)
         except ValueError:
             break
         position.push(move)
         line.append(own_move(move))
-        tokens.next()
+    return line
+
+
+def _moves(tokens: _Tokens, board: Any) -> list[Any]:
+    """Plays the UCI moves that follow on a copy of ``board`` (until a word that is not a
+    legal move, which is left unread)."""
+    rest = [word for word, _ in tokens.words[tokens.index :]]
+    line = play_line(board, rest, lambda position, word: position.parse_uci(word))
+    tokens.index += len(line)
     return line
 
 

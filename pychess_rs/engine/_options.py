@@ -49,6 +49,11 @@ class Option:
     max: int | None
     var: list[str] | None
 
+    def is_action(self) -> bool:
+        """Whether the option is pressed rather than set (a button, or XBoard's reset or
+        save): it holds no value."""
+        return self.type in ("button", "reset", "save")
+
     def parse(self, value: ConfigValue) -> ConfigValue:
         """``value`` checked and converted for this option (``"64"`` becomes ``64`` for a
         spin, ``"true"`` becomes ``True`` for a check).
@@ -69,7 +74,7 @@ class Option:
                 f"invalid value {value!r} for combo option {self.name!r} "
                 f"(choices: {', '.join(self.var or [])})"
             )
-        if self.type in ("button", "reset", "save"):
+        if self.is_action():
             if value is not None and value is not True:
                 raise EngineError(f"option {self.name!r} is a {self.type}: set it with None")
             return None
@@ -171,7 +176,7 @@ def option_changes(
     changes: list[tuple[Option, ConfigValue]] = []
     for name, value in wanted.items():
         option = declared[name]
-        if option.type in ("button", "reset", "save"):
+        if option.is_action():
             changes.append((option, None))
         elif held.get(name, option.default) != value:
             changes.append((option, value))

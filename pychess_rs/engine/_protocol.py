@@ -27,7 +27,7 @@ from . import _process
 from ._errors import EngineError, EngineTerminatedError, EngineTimeoutError
 from ._info import INFO_ALL, Info, InfoDict
 from ._limits import Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
 
 if TYPE_CHECKING:
     from ._analysis import AnalysisResult
@@ -151,9 +151,40 @@ class BaseCommand(Generic[T]):
         return f"<{type(self).__name__} {self.state.name}>"
 
 
+class _Configure(BaseCommand[None]):
+    """Sets checked option ``changes`` in the engine, and in :attr:`Protocol.config` for
+    later calls."""
+
+    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
+        super().__init__(engine)
+        self.changes = changes
+
+    async def run(self) -> None:
+        self.engine._apply(self.changes)
+        for option, value in self.changes:
+            if not option.is_action():
+                self.engine.config[option.name] = value
+        self.resolve(None)
+
+
 def _retrieve(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
+
+
+def check_opponent(opponent: Opponent | None) -> None:
+    """Refuses an opponent whose name or title would break the line it is sent on."""
+    if opponent is None:
+        return
+    for text in (opponent.name, opponent.title):
+        if text is not None and ("\n" in text or "\r" in text):
+            raise EngineError(f"invalid line break in opponent information: {opponent!r}")
+
+
+def check_game_ending(game_ending: str | None) -> None:
+    """Refuses a game ending that would break its line or the ``{...}`` it is quoted in."""
+    if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
+        raise EngineError(f"invalid characters in game ending {game_ending!r}")
 
 
 class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
@@ -187,6 +218,10 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         self._argv: list[str] = []
         self._own_group = False
         self._last_line_sent = ""
+        #: The opponent from :meth:`send_opponent_information`, for calls that name none.
+        self._opponent: Opponent | None = None
+        #: What the engine holds now, for the options this client has set.
+        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -207,6 +242,24 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         transport, protocol = await loop.subprocess_exec(cls, *exec_argv, **kwargs)
         protocol._argv = argv
         protocol._own_group = setpgrp
+        return transport, protocol
+
+    @classmethod
+    async def popen_initialized(
+        cls: type[ProtocolT], command: str | list[str], *, setpgrp: bool = False, **popen_args: Any
+    ) -> tuple[asyncio.SubprocessTransport, ProtocolT]:
+        """:meth:`popen`, then :meth:`initialize`; an engine that fails to start is killed.
+
+        :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
+            not introduce itself.
+        """
+        transport, protocol = await cls.popen(command, setpgrp=setpgrp, **popen_args)
+        try:
+            await protocol.initialize()
+        except BaseException:
+            protocol.kill()
+            transport.close()
+            raise
         return transport, protocol
 
     def describe(self) -> str:
@@ -399,6 +452,49 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         if not self.initialized:
             raise EngineError(f"engine {self.describe()} is not initialised")
 
+    # ---- checks both protocols make ---------------------------------------------------------
+
+    @abc.abstractmethod
+    def _option(self, name: str) -> Option:
+        """The engine's option ``name`` that a call may set (:exc:`EngineError` if none)."""
+
+    @abc.abstractmethod
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
+        """The line that sets ``option`` to ``value`` (checked) in the engine."""
+
+    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
+        """The settings that take the engine from what it holds to ``target``."""
+        return option_changes(self.options, self._engine_values, target)
+
+    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
+        """Sends ``changes`` to the engine and notes what it holds now."""
+        for option, value in changes:
+            self.send_line(self._option_line(option, value))
+            if not option.is_action():
+                self._engine_values[option.name] = value
+
+    def _parsed(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
+        """``options`` checked: each engine option (all names first) with its parsed value."""
+        named = [(self._option(name), value) for name, value in options.items()]
+        return [(option, option.parse(value)) for option, value in named]
+
+    def _call_config(self, options: ConfigMapping) -> UciOptionMap[ConfigValue]:
+        """The option values one call runs with: :attr:`config` with its ``options`` on top."""
+        target = self.config.copy()
+        for option, value in self._parsed(options):
+            target[option.name] = value
+        return target
+
+    def _search_request(
+        self, root_moves: Iterable[Any] | None, opponent: Opponent | None
+    ) -> tuple[list[Any] | None, Opponent | None]:
+        """Checks a ``play``/``analysis`` call and returns its root moves (listed) and the
+        opponent it plays (its own, else the one from :meth:`send_opponent_information`)."""
+        self._check_initialized()
+        check_opponent(opponent)
+        moves = list(root_moves) if root_moves is not None else None
+        return moves, opponent if opponent is not None else self._opponent
+
     # ---- the interface ---------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -409,19 +505,26 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     async def ping(self) -> None:
         """Waits until the engine has processed everything sent so far."""
 
-    @abc.abstractmethod
     async def configure(self, options: ConfigMapping) -> None:
         """Sets engine options (not the managed ones) for all later calls.
 
         :raises: :exc:`EngineError` for an unknown or managed option, or a bad value.
         """
+        self._check_initialized()
+        changes = self._parsed(options)
 
-    @abc.abstractmethod
+        def factory(engine: Protocol) -> BaseCommand[None]:
+            return _Configure(engine, changes)
+
+        await self.communicate(factory)
+
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
         """Tells the engine who it plays against from the next game on (``engine_rating``
         is its own rating, for XBoard engines)."""
+        check_opponent(opponent)
+        self._opponent = opponent
 
     @abc.abstractmethod
     async def play(

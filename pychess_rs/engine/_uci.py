@@ -24,8 +24,15 @@ from ._analysis import AnalysisResult
 from ._errors import EngineError
 from ._info import INFO_ALL, Info, InfoDict, own_move, parse_uci_info
 from ._limits import BestMove, Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
-from ._protocol import LOGGER, BaseCommand, CommandState, Protocol, Signal
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
+from ._protocol import (
+    LOGGER,
+    BaseCommand,
+    CommandState,
+    Protocol,
+    Signal,
+    check_game_ending,
+)
 
 __all__ = ["UciProtocol", "popen_uci"]
 
@@ -150,14 +157,6 @@ def _opponent_text(opponent: Opponent) -> str:
     return f"{title} {rating} {kind} {opponent.name or ''}".rstrip()
 
 
-def _check_opponent(opponent: Opponent | None) -> None:
-    if opponent is None:
-        return
-    for text in (opponent.name, opponent.title):
-        if text is not None and ("\n" in text or "\r" in text):
-            raise EngineError(f"invalid line break in opponent information: {opponent!r}")
-
-
 @dataclasses.dataclass
 class _Search:
     """What one ``play``/``analysis`` call asks of the engine."""
@@ -187,11 +186,8 @@ class UciProtocol(Protocol):
 
     def __init__(self) -> None:
         super().__init__()
-        #: What the engine holds now, for the options this client has set.
-        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
         self._first_game = True
         self._game: object = None
-        self._opponent: Opponent | None = None  # from send_opponent_information
         self._opponent_sent: Opponent | None = None
 
     # ---- options ----------------------------------------------------------------------------
@@ -211,8 +207,8 @@ class UciProtocol(Protocol):
             )
         return option
 
-    def _setoption_line(self, option: Option, value: ConfigValue) -> str:
-        if option.type == "button" or value is None:
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
+        if option.is_action() or value is None:
             return f"setoption name {option.name}"
         if isinstance(value, bool):
             text = "true" if value else "false"
@@ -230,10 +226,7 @@ class UciProtocol(Protocol):
         multipv: int | None,
     ) -> UciOptionMap[ConfigValue]:
         """The option values a search with these arguments needs (checked)."""
-        target: UciOptionMap[ConfigValue] = self.config.copy()
-        for name, value in options.items():
-            option = self._option(name)
-            target[option.name] = option.parse(value)
+        target = self._call_config(options)
         if "UCI_AnalyseMode" in self.options and "UCI_AnalyseMode" not in target:
             target["UCI_AnalyseMode"] = analysis
         if "Ponder" in self.options:
@@ -254,15 +247,6 @@ class UciProtocol(Protocol):
         elif variant != "chess":
             raise EngineError(f"engine {self.describe()} does not play {variant} (no UCI_Variant)")
         return target
-
-    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
-        return option_changes(self.options, self._engine_values, target)
-
-    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
-        for option, value in changes:
-            self.send_line(self._setoption_line(option, value))
-            if option.type != "button":
-                self._engine_values[option.name] = value
 
     def _new_game_needed(self, game: object, opponent: Opponent | None) -> bool:
         return self._first_game or game != self._game or opponent != self._opponent_sent
@@ -291,24 +275,6 @@ class UciProtocol(Protocol):
         self._check_initialized()
         await self.communicate(_IsReady)
 
-    async def configure(self, options: ConfigMapping) -> None:
-        self._check_initialized()
-        checked = [(option, option.parse(value)) for option, value in self._named(options)]
-
-        def factory(engine: Protocol) -> BaseCommand[None]:
-            return _Configure(engine, checked)
-
-        await self.communicate(factory)
-
-    def _named(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
-        return [(self._option(name), value) for name, value in options.items()]
-
-    async def send_opponent_information(
-        self, *, opponent: Opponent | None = None, engine_rating: int | None = None
-    ) -> None:
-        _check_opponent(opponent)
-        self._opponent = opponent
-
     async def send_game_result(
         self,
         board: Any,
@@ -317,8 +283,7 @@ class UciProtocol(Protocol):
         game_complete: bool = True,
     ) -> None:
         # UCI has no words for a result; a ponder search still running is stopped.
-        if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
-            raise EngineError(f"invalid characters in game ending {game_ending!r}")
+        check_game_ending(game_ending)
         if self.command is not None and self.command.background:
             self.command.cancel()
 
@@ -336,11 +301,8 @@ class UciProtocol(Protocol):
         ponder: bool,
         multipv: int | None,
     ) -> _Search:
-        self._check_initialized()
-        _check_opponent(opponent)
+        moves, chosen = self._search_request(root_moves, opponent)
         target = self._target(board, options, analysis=analysis, ponder=ponder, multipv=multipv)
-        moves = list(root_moves) if root_moves is not None else None
-        chosen = opponent if opponent is not None else self._opponent
         return _Search(board, limit, moves, info, game, chosen, target)
 
     async def play(
@@ -470,21 +432,6 @@ class _IsReady(_UciCommand):
         self.resolve(None)
 
 
-class _Configure(_UciCommand):
-    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
-        super().__init__(engine)
-        self.changes = changes
-
-    async def run(self) -> None:
-        engine = self.engine
-        for option, value in self.changes:
-            engine.send_line(engine._setoption_line(option, value))
-            if option.type != "button":
-                engine._engine_values[option.name] = value
-                engine.config[option.name] = value
-        self.resolve(None)
-
-
 class _SearchCommand(_UciCommand):
     """Brings options and game up to date, then searches."""
 
@@ -505,7 +452,7 @@ class _SearchCommand(_UciCommand):
             engine._game = search.game
             if search.opponent is not None and "UCI_Opponent" in engine.options:
                 option = engine.options["UCI_Opponent"]
-                engine.send_line(engine._setoption_line(option, _opponent_text(search.opponent)))
+                engine.send_line(engine._option_line(option, _opponent_text(search.opponent)))
             engine._opponent_sent = search.opponent
             engine.send_line("isready")
             await self.until("readyok")
@@ -698,11 +645,4 @@ async def popen_uci(
     :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
         not introduce itself.
     """
-    transport, protocol = await UciProtocol.popen(command, setpgrp=setpgrp, **popen_args)
-    try:
-        await protocol.initialize()
-    except BaseException:
-        protocol.kill()
-        transport.close()
-        raise
-    return transport, protocol
+    return await UciProtocol.popen_initialized(command, setpgrp=setpgrp, **popen_args)

@@ -19,10 +19,10 @@ from typing import Any
 
 from ._analysis import AnalysisResult
 from ._errors import EngineError
-from ._info import INFO_ALL, Info, InfoDict, own_move
+from ._info import INFO_ALL, Info, InfoDict, own_move, play_line
 from ._limits import BestMove, Limit, Opponent, PlayResult
-from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_changes
-from ._protocol import LOGGER, BaseCommand, Protocol, Signal
+from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
+from ._protocol import LOGGER, BaseCommand, Protocol, Signal, check_game_ending
 from ._score import Cp, Mate, PovScore, Score
 
 __all__ = ["XBoardProtocol", "popen_xboard"]
@@ -133,22 +133,16 @@ def _leading_int(word: str) -> int:
 def _read_line(board: Any, words: list[str]) -> list[Any]:
     """The moves of a principal variation in SAN or coordinates (move numbers skipped),
     until one that is not legal."""
-    position = board.copy(stack=False)
-    line = []
-    for word in words:
-        if _move_number(word):
-            continue
-        word = re.sub(r"^\d+\.+", "", word).rstrip("+#!?")
-        try:
-            move = position.parse_san(word)
-        except ValueError:
-            try:
-                move = position.parse_uci(word)
-            except ValueError:
-                break
-        position.push(move)
-        line.append(own_move(move))
-    return line
+    moves = (re.sub(r"^\d+\.+", "", w).rstrip("+#!?") for w in words if not _move_number(w))
+    return play_line(board, moves, _parse_pv_move)
+
+
+def _parse_pv_move(position: Any, word: str) -> Any:
+    """A principal variation's ``word`` in SAN, else in coordinates, in ``position``."""
+    try:
+        return position.parse_san(word)
+    except ValueError:
+        return position.parse_uci(word)
 
 
 def _clock_text(seconds: float) -> str:
@@ -160,17 +154,6 @@ def _seconds_text(seconds: float) -> str:
     return f"{max(0.0, seconds):g}"
 
 
-def _check_text(text: str | None, what: str) -> None:
-    if text is not None and any(c in text for c in "\r\n"):
-        raise EngineError(f"invalid line break in {what}: {text!r}")
-
-
-def _check_opponent(opponent: Opponent | None) -> None:
-    if opponent is not None:
-        _check_text(opponent.name, "opponent name")
-        _check_text(opponent.title, "opponent title")
-
-
 class XBoardProtocol(Protocol):
     """The XBoard client (see the module's notes)."""
 
@@ -180,11 +163,9 @@ class XBoardProtocol(Protocol):
     def __init__(self) -> None:
         super().__init__()
         self.features: dict[str, str | int] = {}
-        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
         self._ping_id = 0
         self._new_game_pending = True
         self._game: object = None
-        self._opponent: Opponent | None = None
         self._engine_rating: int | None = None
         self._sent: tuple[Opponent | None, int | None] = (None, None)
         self._root_key: tuple[str, str, bool] | None = None
@@ -206,22 +187,16 @@ class XBoardProtocol(Protocol):
                 f"engine {self.describe()} has no option {name!r} (options: {known})"
             ) from None
 
-    def option_line(self, option: Option, value: ConfigValue) -> str:
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
         if option.name.startswith("egtpath "):
             return f"{option.name} {value}"
         if option.name in ("memory", "cores"):
             return f"{option.name} {value}"
-        if option.type in ("button", "reset", "save") or value is None:
+        if option.is_action() or value is None:
             return f"option {option.name}"
         if isinstance(value, bool):
             value = int(value)
         return f"option {option.name}={value}"
-
-    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
-        for option, value in changes:
-            self.send_line(self.option_line(option, value))
-            if option.type not in ("button", "reset", "save"):
-                self._engine_values[option.name] = value
 
     def _variant(self, board: Any) -> str | None:
         """The ``variant`` to send for ``board`` (``None``: normal chess).
@@ -339,13 +314,6 @@ class XBoardProtocol(Protocol):
         for move in root_moves:
             self.send_line(f"include {move.uci()}")
 
-    def _target(self, options: ConfigMapping) -> UciOptionMap[ConfigValue]:
-        target: UciOptionMap[ConfigValue] = self.config.copy()
-        for name, value in options.items():
-            option = self._option(name)
-            target[option.name] = option.parse(value)
-        return target
-
     # ---- the interface ---------------------------------------------------------------------
 
     async def initialize(self) -> None:
@@ -355,21 +323,10 @@ class XBoardProtocol(Protocol):
         self._check_initialized()
         await self.communicate(_Ping)
 
-    async def configure(self, options: ConfigMapping) -> None:
-        self._check_initialized()
-        checked = [(self._option(n), v) for n, v in options.items()]
-        changes = [(option, option.parse(value)) for option, value in checked]
-
-        def factory(engine: Protocol) -> BaseCommand[None]:
-            return _Configure(engine, changes)
-
-        await self.communicate(factory)
-
     async def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
-        _check_opponent(opponent)
-        self._opponent = opponent
+        await super().send_opponent_information(opponent=opponent)
         self._engine_rating = engine_rating
 
     async def play(
@@ -385,11 +342,8 @@ class XBoardProtocol(Protocol):
         options: ConfigMapping = {},  # noqa: B006
         opponent: Opponent | None = None,
     ) -> PlayResult:
-        self._check_initialized()
-        _check_opponent(opponent)
-        target = self._target(options)
-        moves = list(root_moves) if root_moves is not None else None
-        chosen = opponent if opponent is not None else self._opponent
+        moves, chosen = self._search_request(root_moves, opponent)
+        target = self._call_config(options)
         request = (board, limit, game, info, ponder, draw_offered, moves, target, chosen)
 
         def factory(engine: Protocol) -> BaseCommand[PlayResult]:
@@ -408,14 +362,13 @@ class XBoardProtocol(Protocol):
         root_moves: Iterable[Any] | None = None,
         options: ConfigMapping = {},  # noqa: B006
     ) -> AnalysisResult:
-        self._check_initialized()
+        moves, opponent = self._search_request(root_moves, None)
         if multipv is not None and multipv > 1:
             raise EngineError("XBoard engines analyse one line only (multipv)")
         if limit is not None and (limit.nodes is not None or limit.mate is not None):
             raise EngineError("XBoard analyses cannot be limited by nodes or mate distance")
-        target = self._target(options)
-        moves = list(root_moves) if root_moves is not None else None
-        request = (board, limit, game, info, moves, target, self._opponent)
+        target = self._call_config(options)
+        request = (board, limit, game, info, moves, target, opponent)
 
         def factory(engine: Protocol) -> BaseCommand[AnalysisResult]:
             return _Analysis(engine, *request)
@@ -429,8 +382,7 @@ class XBoardProtocol(Protocol):
         game_ending: str | None = None,
         game_complete: bool = True,
     ) -> None:
-        if game_ending is not None and any(c in game_ending for c in "\r\n{}"):
-            raise EngineError(f"invalid characters in game ending {game_ending!r}")
+        check_game_ending(game_ending)
         self._check_initialized()
         outcome = board.outcome(claim_draw=True) if game_complete else None
         if game_complete and winner is None and outcome is not None:
@@ -543,21 +495,6 @@ class _Ping(_XBoardCommand):
         self.resolve(None)
 
 
-class _Configure(_XBoardCommand):
-    def __init__(self, engine: Protocol, changes: list[tuple[Option, ConfigValue]]) -> None:
-        super().__init__(engine)
-        self.changes = changes
-
-    async def run(self) -> None:
-        engine = self.engine
-        for option, value in self.changes:
-            engine.send_line(engine.option_line(option, value))
-            if option.type not in ("button", "reset", "save"):
-                engine._engine_values[option.name] = value
-                engine.config[option.name] = value
-        self.resolve(None)
-
-
 class _Result(_XBoardCommand):
     def __init__(self, engine: Protocol, board: Any, opponent: Opponent | None, line: str):
         super().__init__(engine)
@@ -593,7 +530,7 @@ class _Play(_XBoardCommand):
     async def run(self) -> None:
         engine, board = self.engine, self.board
         engine.sync(board, self.game, self.opponent)
-        engine._apply(option_changes(engine.options, engine._engine_values, self.target))
+        engine._apply(engine._changes(self.target))
         engine.send_limits(board, self.limit)
         engine.send_root_moves(board, self.root_moves)
         engine.send_line("post" if self.selector else "nopost")
@@ -684,7 +621,7 @@ class _Analysis(_XBoardCommand):
     async def run(self) -> None:
         engine, board = self.engine, self.board
         engine.sync(board, self.game, self.opponent)
-        engine._apply(option_changes(engine.options, engine._engine_values, self.target))
+        engine._apply(engine._changes(self.target))
         engine.send_root_moves(board, self.root_moves)
         engine.send_line("post")
         engine.send_line("analyze")
@@ -730,11 +667,4 @@ async def popen_xboard(
     :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` if it does
         not introduce itself.
     """
-    transport, protocol = await XBoardProtocol.popen(command, setpgrp=setpgrp, **popen_args)
-    try:
-        await protocol.initialize()
-    except BaseException:
-        protocol.kill()
-        transport.close()
-        raise
-    return transport, protocol
+    return await XBoardProtocol.popen_initialized(command, setpgrp=setpgrp, **popen_args)

@@ -323,6 +323,37 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Takes `score`, what move `m` scored at the node at `ply`, into the node's `best`;
+    /// one above `alpha` raises it, becomes the `best_move` and, at a PV node, heads the
+    /// principal variation. Returns whether `m` raised alpha (the caller checks beta).
+    /// Negamax and quiescence keep their best move by this one rule.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn take_score(
+        &mut self,
+        ply: usize,
+        pv_node: bool,
+        m: Move,
+        score: i32,
+        best: &mut i32,
+        best_move: &mut Option<Move>,
+        alpha: &mut i32,
+    ) -> bool {
+        if score <= *best {
+            return false;
+        }
+        *best = score;
+        if score <= *alpha {
+            return false;
+        }
+        *best_move = Some(m);
+        *alpha = score;
+        if pv_node {
+            self.pv.update(ply, m);
+        }
+        true
+    }
+
     /// The root search over `root_moves[pv_index..]`; sets each move's score (`-INFINITY`
     /// for moves that did not raise alpha) and PV.
     fn root_search(&mut self, board: &Board, mut alpha: i32, beta: i32, depth: i32) -> i32 {

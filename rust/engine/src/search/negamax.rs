@@ -237,19 +237,18 @@ impl Searcher<'_> {
                 return 0;
             }
 
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    alpha = score;
-                    if pv_node {
-                        self.pv.update(ply, m);
-                    }
-                    if score >= beta {
-                        self.beta_cutoff(board, m, quiet, ply, depth, &quiets_tried);
-                        break;
-                    }
-                }
+            if self.take_score(
+                ply,
+                pv_node,
+                m,
+                score,
+                &mut best,
+                &mut best_move,
+                &mut alpha,
+            ) && score >= beta
+            {
+                self.beta_cutoff(board, m, quiet, ply, depth, &quiets_tried);
+                break;
             }
             if quiet {
                 quiets_tried.push(m);

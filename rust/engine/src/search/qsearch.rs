@@ -115,18 +115,17 @@ impl Searcher<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    alpha = score;
-                    if pv_node {
-                        self.pv.update(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if self.take_score(
+                ply,
+                pv_node,
+                m,
+                score,
+                &mut best,
+                &mut best_move,
+                &mut alpha,
+            ) && score >= beta
+            {
+                break;
             }
         }
         let eval = if in_check { 0 } else { stand_pat };
