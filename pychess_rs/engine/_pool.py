@@ -122,7 +122,7 @@ class EnginePool:
         options: dict[str, Any] | None = None,
         timeout: float | None = 10.0,
         retries: int = 1,
-        **engine_options: int | None,
+        **engine_options: Any,
     ) -> None:
         if workers is None:
             workers = os.cpu_count() or 1
