@@ -8,7 +8,11 @@ The fake (:data:`FAKE_ENGINE`, written to a temporary file) answers each ``go`` 
 sent, looked up in a table the bench writes beside it. What is left after the fake's own work
 and the pipes is the client's overhead: a third candidate, a raw client that writes the same
 ``position``/``go`` lines to the same fake and reads up to ``bestmove`` with plain blocking
-pipe calls, measures that floor, and the table's note subtracts it from both clients.
+pipe calls, measures that floor, and the table's note subtracts it from both clients. A
+fourth, the least a client built as both are (an asyncio loop in a thread of its own, the
+caller blocking on a future for each call) can do: one subprocess protocol that only looks
+for ``bestmove``, driven through ``asyncio.run_coroutine_threadsafe``; it shows how much of
+the overhead is the hop between threads rather than either client's own work.
 
 ``analyse``: ``pychess-rs analyse`` (run in process, its table discarded) on random games at a
 fixed node count per position with the built-in engine, ``--workers 1`` against ``--workers 2``:
@@ -139,6 +143,59 @@ class RawClient:
         self.process.wait(5)
 
 
+class LoopThreadClient:
+    """The floor of a client on an event loop in another thread: the hop between threads and
+    asyncio's pipe transport, with no protocol work beyond finding ``bestmove``."""
+
+    def __init__(self, command: list[str]) -> None:
+        import asyncio
+        import threading
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.waiting: asyncio.Future[str] | None = None
+        self.buffer = b""
+
+        client = self
+
+        class _Pipe(asyncio.SubprocessProtocol):
+            def pipe_data_received(self, fd: int, data: bytes) -> None:
+                client.buffer += data
+                while b"\n" in client.buffer:
+                    line, client.buffer = client.buffer.split(b"\n", 1)
+                    if line.startswith(b"bestmove") and client.waiting is not None:
+                        client.waiting.set_result(line.split()[1].decode())
+
+        async def start() -> Any:
+            return await self.loop.subprocess_exec(_Pipe, *command)
+
+        self.transport, _ = asyncio.run_coroutine_threadsafe(start(), self.loop).result()
+
+    async def _bestmove(self, fen: str) -> str:
+        self.waiting = self.loop.create_future()
+        self.transport.get_pipe_transport(0).write(f"position fen {fen}\ngo depth 1\n".encode())
+        return await self.waiting
+
+    def bestmove(self, fen: str) -> str:
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(self._bestmove(fen), self.loop).result()
+
+    def close(self) -> None:
+        import asyncio
+
+        async def stop() -> None:
+            self.transport.get_pipe_transport(0).write(b"quit\n")
+            await self.transport._wait()  # the process's end
+            self.transport.close()
+
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
 def _per_call(run: Any, fens: list[str]) -> Any:
     def timed() -> Measured:
         start = time.perf_counter()
@@ -175,6 +232,7 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
         theirs = chess.engine.SimpleEngine.popen_uci(command)
         ours = pychess_rs.engine.SimpleEngine.popen_uci(command)
         raw = RawClient(command)
+        threaded = LoopThreadClient(command)
         try:
 
             def run_theirs() -> tuple[str, ...]:
@@ -188,32 +246,41 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
             def run_raw() -> tuple[str, ...]:
                 return tuple(raw.bestmove(fen) for fen in fens)
 
+            def run_threaded() -> tuple[str, ...]:
+                return tuple(threaded.bestmove(fen) for fen in fens)
+
             candidates = [
                 Candidate("python-chess", _per_call(run_theirs, fens), expected),
                 Candidate("pychess-rs", _per_call(run_ours, fens), expected),
                 Candidate("raw pipe client (floor)", _per_call(run_raw, fens), expected),
+                Candidate(LOOP_THREAD, _per_call(run_threaded, fens), expected),
             ]
             timings = interleaved(candidates, rounds, time_wrong=ctx.time_wrong)
         finally:
             theirs.quit()
             ours.quit()
             raw.close()
+            threaded.close()
 
     rows = [
         Row(workload, t.label, t.seconds, 1.0, "calls", note=t.note or _us(t.seconds))
         for t in timings
     ]
     set_ratios(rows, rows[0])
-    theirs_row, ours_row, raw_row = rows
-    if None not in (theirs_row.seconds, ours_row.seconds, raw_row.seconds):
-        floor = raw_row.seconds or 0.0
-        overhead_theirs = (theirs_row.seconds or 0.0) - floor
-        overhead_ours = (ours_row.seconds or 0.0) - floor
-        ours_row.note += f"; client overhead {overhead_ours * 1e6:.0f} us"
-        theirs_row.note += f"; client overhead {overhead_theirs * 1e6:.0f} us"
-        if overhead_ours > 0:
-            ours_row.note += f" ({overhead_theirs / overhead_ours:.1f}x less than python-chess)"
+    raw_row = rows[2]
+    if raw_row.seconds is not None:
+        floor = raw_row.seconds
+        overheads = [None if r.seconds is None else r.seconds - floor for r in rows]
+        for row, overhead in zip(rows, overheads):
+            if row is not raw_row and overhead is not None:
+                row.note += f"; overhead {overhead * 1e6:.0f} us"
+        theirs, ours = overheads[0], overheads[1]
+        if theirs is not None and ours is not None and ours > 0:
+            rows[1].note += f" ({theirs / ours:.1f}x less than python-chess)"
     return rows
+
+
+LOOP_THREAD = "loop-thread client (floor)"
 
 
 def _us(seconds: float | None) -> str:
