@@ -16,7 +16,19 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from benchsuite import book, cli, encode, env, fen, micro, perft, pgn, python_level, search
+from benchsuite import (
+    book,
+    cli,
+    encode,
+    engine_client,
+    env,
+    fen,
+    micro,
+    perft,
+    pgn,
+    python_level,
+    search,
+)
 from benchsuite.config import KIWIPETE, PERFT_COUNTS, STARTPOS, Context, Sizes
 from benchsuite.peers import load_impls
 from benchsuite.report import Row, render, render_rows, set_ratios
@@ -257,6 +269,36 @@ def test_env_rows() -> None:
     assert ours and all(r.units == 12 and r.seconds is not None for r in ours)
 
 
+def test_engine_client_rows(impls: list) -> None:
+    rows = engine_client.client_rows(context(impls), calls=5, rounds=1)
+    assert [r.impl for r in rows] == [
+        "python-chess",
+        "pychess-rs",
+        "raw pipe client (floor)",
+        "loop-thread client (floor)",
+    ]
+    # Every client read the fake's legal move for each position, or it would not be timed.
+    assert all(r.seconds is not None and r.note.startswith(tuple("0123456789")) for r in rows)
+    assert rows[0].ratio_ref == "(ref)" and "x less than python-chess" in rows[1].note
+
+
+def test_the_fake_engines_moves_are_legal() -> None:
+    import pychess_rs as chess
+
+    fens, table = engine_client.positions(50)
+    assert len(fens) == len(set(fens)) == 50
+    for position in fens:
+        move = chess.Move.from_uci(table[engine_client._key(position)])
+        assert move in chess.Board(position).legal_moves
+
+
+def test_analyse_rows(impls: list) -> None:
+    rows = engine_client.analyse_rows(context(impls), games=2, nodes=50)
+    assert [r.impl for r in rows] == ["--workers 1", "--workers 2"]
+    assert all(r.seconds is not None and r.units == 2 for r in rows)
+    assert rows[0].ratio_ref == "(ref)" and rows[1].ratio is not None
+
+
 def test_micro_table() -> None:
     text = micro.table(quick=True, markdown=True, rounds=1, ops=micro.OPS[:2])
     assert "| `board.turn` |" in text and "|---|---:|---:|---:|" in text
@@ -303,5 +345,7 @@ def test_workload_names_are_the_sections() -> None:
         "book",
         "encode",
         "env",
+        "engine-client",
+        "analyse",
         "micro",
     )

@@ -338,16 +338,24 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         :raises: :exc:`EngineError` for text with a line break; :exc:`EngineTerminatedError`
             when the engine has ended.
         """
-        if "\n" in line or "\r" in line:
-            raise EngineError(f"refusing to send a line break to the engine: {line!r}")
+        self.send_lines(line, probe=probe)
+
+    def send_lines(self, *lines: str, probe: bool = False) -> None:
+        """Writes lines to the engine in one write (``position`` and ``go`` together: one
+        system call, and one wake-up of the engine, per search); as :meth:`send_line`."""
+        for line in lines:
+            if "\n" in line or "\r" in line:
+                raise EngineError(f"refusing to send a line break to the engine: {line!r}")
         error = self.termination_error()
         if error is not None or self.transport is None:
             raise error or EngineTerminatedError(f"engine {self.describe()} is not connected")
-        LOGGER.debug("%s: << %s", self.describe(), line)
-        if not probe:
-            self._last_line_sent = line
+        if LOGGER.isEnabledFor(logging.DEBUG):
+            for line in lines:
+                LOGGER.debug("%s: << %s", self.describe(), line)
+        if not probe and lines:
+            self._last_line_sent = lines[-1]
         pipe = self.transport.get_pipe_transport(0)
-        pipe.write((line + "\n").encode())  # type: ignore[union-attr]
+        pipe.write("".join(line + "\n" for line in lines).encode())  # type: ignore[union-attr]
 
     # ---- the end -------------------------------------------------------------------------
 

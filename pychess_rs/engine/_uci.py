@@ -544,9 +544,9 @@ class _Play(_SearchCommand):
         if not await self.prepare():
             self.result.cancel()
             return
-        engine.send_line(engine.position_line(search.board))
-        engine.send_line(
-            go_command(search.limit, root_moves=search.root_moves, ponder=False, infinite=False)
+        engine.send_lines(
+            engine.position_line(search.board),
+            go_command(search.limit, root_moves=search.root_moves, ponder=False, infinite=False),
         )
         info: InfoDict = {}
         best = await self.search_until_bestmove(
@@ -565,8 +565,9 @@ class _Play(_SearchCommand):
             board.push(best.move)
             board.push(best.ponder)
             self.ponder_line = engine.position_line(board)
-            engine.send_line(self.ponder_line)
-            engine.send_line(go_command(limit, root_moves=None, ponder=True, infinite=False))
+            engine.send_lines(
+                self.ponder_line, go_command(limit, root_moves=None, ponder=True, infinite=False)
+            )
             self.resolve(future.result(), background=True)
             hit = await self._ponder(board)
             if hit is None:
@@ -608,14 +609,14 @@ class _Analysis(_SearchCommand):
         if not await self.prepare():
             self.result.cancel()
             return
-        engine.send_line(engine.position_line(search.board))
-        engine.send_line(
+        engine.send_lines(
+            engine.position_line(search.board),
             go_command(
                 search.limit,
                 root_moves=search.root_moves,
                 ponder=False,
                 infinite=search.limit is None or search.limit == Limit(),
-            )
+            ),
         )
         self.resolve(analysis, background=True)
         try:

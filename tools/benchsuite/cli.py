@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import book, encode, env, fen, micro, perft, pgn, python_level, search
+from . import book, encode, engine_client, env, fen, micro, perft, pgn, python_level, search
 from .config import FULL, QUICK, Context
 from .peers import load_impls
 from .report import Row, log, machine_line, render_rows
@@ -25,6 +25,10 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "encode": encode.rows,
     # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
     "env": env.rows,
+    # The engine client's overhead per call against python-chess's, and `pychess-rs analyse`
+    # on one worker and on two.
+    "engine-client": engine_client.client_rows,
+    "analyse": engine_client.analyse_rows,
 }
 #: Everyday calls print their own table, after the main one.
 MICRO = "micro"
