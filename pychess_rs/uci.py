@@ -61,7 +61,6 @@ ENGINE_AUTHOR = "the pychess-rs developers"
 _QUOTE_LIMIT = 60
 # `go perft` runs on the reader thread; deeper counts would block it for minutes.
 _MAX_PERFT_DEPTH = 7
-_MAX_BENCH_DEPTH = 30
 
 
 # ---- options ------------------------------------------------------------------------------
@@ -602,9 +601,10 @@ def bench_lines(depth: int | None = None) -> list[str]:
 
     :raises: :exc:`ValueError` for a depth out of range.
     """
-    if depth is not None and not 1 <= depth <= _MAX_BENCH_DEPTH:
-        raise _CommandError(f"bench: depth must be in 1..{_MAX_BENCH_DEPTH}, got {depth}")
-    nodes, seconds, nps = bench() if depth is None else bench(depth)
+    try:
+        nodes, seconds, nps = bench() if depth is None else bench(depth)
+    except (ValueError, OverflowError) as error:  # the engine's range (rust/engine/src/bench.rs)
+        raise _CommandError(f"bench: {error}") from None
     return [
         f"Total time (ms) : {round(seconds * 1000)}",
         f"Nodes searched  : {nodes}",

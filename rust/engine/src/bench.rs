@@ -148,6 +148,44 @@ fn bench_engine() -> Engine {
     })
 }
 
+/// The depths a bench may be asked for (every front end checks through [`check_bench_depth`]).
+pub const BENCH_DEPTHS: std::ops::RangeInclusive<u32> = 1..=30;
+
+/// The bench's default depth: the one whose node count is the search's signature.
+pub const BENCH_DEFAULT_DEPTH: u32 = 8;
+
+/// A bench depth outside [`BENCH_DEPTHS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchDepthError(pub i64);
+
+impl std::fmt::Display for BenchDepthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "depth must be in {}..{}, got {}",
+            BENCH_DEPTHS.start(),
+            BENCH_DEPTHS.end(),
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BenchDepthError {}
+
+/// `depth` if a bench may search to it.
+///
+/// ```
+/// use pychess_engine::check_bench_depth;
+/// assert_eq!(check_bench_depth(8), Ok(8));
+/// assert_eq!(check_bench_depth(0).unwrap_err().to_string(), "depth must be in 1..30, got 0");
+/// ```
+pub fn check_bench_depth(depth: i64) -> Result<u32, BenchDepthError> {
+    u32::try_from(depth)
+        .ok()
+        .filter(|d| BENCH_DEPTHS.contains(d))
+        .ok_or(BenchDepthError(depth))
+}
+
 /// Searches every [`BENCH_FENS`] position to `depth` plies with a fresh single-threaded
 /// engine (table cleared between positions), so the node count is the same on every run.
 pub fn bench(depth: u32) -> BenchResult {

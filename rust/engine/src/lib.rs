@@ -39,7 +39,10 @@ mod tt;
 pub use api::{
     Bound, Clock, EngineOptions, Limits, Score, SearchControl, SearchInfo, SearchResult,
 };
-pub use bench::{bench, search_speed, BenchResult, BENCH_FENS};
+pub use bench::{
+    bench, check_bench_depth, search_speed, BenchDepthError, BenchResult, BENCH_DEFAULT_DEPTH,
+    BENCH_DEPTHS, BENCH_FENS,
+};
 pub use engine::{Engine, MAX_THREADS};
 pub use options::{
     find_option, find_uci_option, find_uci_option_by_key, EngineOption, OptionError, UciOption,

@@ -8,7 +8,7 @@
 
 use pychess_core::notation::epd::EpdError;
 use pychess_core::{FenError, MoveError};
-use pychess_engine::{OptionError, Unsearchable};
+use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
 use pyo3::create_exception;
@@ -57,6 +57,8 @@ pub(crate) enum Error {
     Move(MoveError),
     /// An engine option refused: `EngineOptionError`.
     EngineOption(OptionError),
+    /// A bench depth out of range: `ValueError`.
+    BenchDepth(BenchDepthError),
     /// A position the engine cannot search: `ValueError`.
     Unsearchable(Unsearchable),
     /// A batch that cannot start: `InvalidFenError` for its FEN, else `ValueError`.
@@ -94,6 +96,7 @@ wrap! {
     MoveError => Move,
     OptionError => EngineOption,
     Unsearchable => Unsearchable,
+    BenchDepthError => BenchDepth,
     StartError => BatchStart,
     StepError => BatchStep,
     ReplayError => Replay,
@@ -142,6 +145,7 @@ impl From<Error> for PyErr {
             }
             Error::EngineOption(e) => EngineOptionError::new_err(e.to_string()),
             Error::Unsearchable(e) => PyValueError::new_err(e.to_string()),
+            Error::BenchDepth(e) => PyValueError::new_err(e.to_string()),
             Error::BatchStart(e @ StartError::Fen(_)) => InvalidFenError::new_err(e.to_string()),
             Error::BatchStart(e) => PyValueError::new_err(e.to_string()),
             Error::BatchStep(e @ StepError::IllegalAction { .. }) => {

@@ -3,12 +3,13 @@
 //! (the engine is rebuilt); plus `bench`, the search's node-count signature.
 
 use super::reports::SearchInfo;
+use crate::errors::Result;
 use pychess_core::Board as CoreBoard;
 use pychess_engine::{
     Engine, Limits, SearchControl as CoreControl, SearchInfo as CoreInfo,
     SearchResult as CoreResult,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -123,20 +124,19 @@ impl SearchJob<'_> {
     }
 }
 
+// The signature's literal default is the engine's (stubs and __text_signature__ show it).
+const _: () = assert!(pychess_engine::BENCH_DEFAULT_DEPTH == 8);
+
 /// Searches the engine's fixed bench positions to ``depth`` plies; returns
 /// ``(nodes, seconds, nodes_per_second)``. The node count is the search's signature: the same
 /// on every run of one build. Releases the GIL.
 ///
-/// :raises: :exc:`ValueError` if ``depth`` is not in 1..=64, :exc:`RuntimeError` if the engine
-///     failed.
+/// :raises: :exc:`ValueError` if ``depth`` is outside the engine's bench depths (1..30),
+///     :exc:`RuntimeError` if the engine failed.
 #[pyfunction]
 #[pyo3(signature = (depth = 8))]
-pub fn bench(py: Python<'_>, depth: u32) -> PyResult<(u64, f64, u64)> {
-    if !(1..=64).contains(&depth) {
-        return Err(PyValueError::new_err(format!(
-            "bench depth must be in 1..=64, got {depth}"
-        )));
-    }
+pub fn bench(py: Python<'_>, depth: i64) -> Result<(u64, f64, u64)> {
+    let depth = pychess_engine::check_bench_depth(depth)?;
     let result = py
         .detach(|| catch_unwind(|| pychess_engine::bench(depth)))
         .map_err(|payload| {
