@@ -6,6 +6,7 @@
 //! PyO3 hands the error to Python. Messages are the Rust errors' own `Display`; nothing is
 //! converted on success.
 
+use pychess_book::UnknownPiece;
 use pychess_core::notation::epd::EpdError;
 use pychess_core::{FenError, MoveError};
 use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
@@ -67,6 +68,8 @@ pub(crate) enum Error {
     BatchStep(StepError),
     /// A recorded action that is not legal: `IllegalMoveError`.
     Replay(ReplayError),
+    /// A book entry whose move names no piece: `ValueError`.
+    BookEntry(UnknownPiece),
     /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
     /// records for it.
     Pgn(PgnError),
@@ -101,6 +104,7 @@ wrap! {
     StepError => BatchStep,
     ReplayError => Replay,
     PgnError => Pgn,
+    UnknownPiece => BookEntry,
     PyErr => Python,
 }
 
@@ -153,6 +157,7 @@ impl From<Error> for PyErr {
             }
             Error::BatchStep(e) => PyValueError::new_err(e.to_string()),
             Error::Replay(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::BookEntry(e) => PyValueError::new_err(e.to_string()),
             Error::Pgn(e) => match e.kind {
                 PgnErrorKind::InvalidMove => InvalidMoveError::new_err(e.message),
                 PgnErrorKind::IllegalMove => IllegalMoveError::new_err(e.message),

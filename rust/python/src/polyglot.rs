@@ -7,8 +7,9 @@
 //! hands over (their `_make`), moves as `Move` objects.
 
 use crate::board::Board;
+use crate::errors::Error;
 use crate::moves::{as_move, from_value, intern, Move};
-use pychess_book::{choose_uniform, choose_weighted, Book, BookError, Entry, UnknownPiece};
+use pychess_book::{choose_uniform, choose_weighted, Book, BookError, Entry};
 use pychess_core::UciMove;
 use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -66,7 +67,7 @@ impl PolyglotBook {
 
     /// An entry read by index, its move as the book writes it.
     fn raw_entry_object(&self, py: Python<'_>, entry: Entry) -> PyResult<Py<PyAny>> {
-        let m = entry.raw().uci().map_err(unknown_piece)?;
+        let m = entry.raw().uci().map_err(Error::from)?;
         self.entry_object(py, entry, from_value(py, m)?.into_any())
     }
 
@@ -114,12 +115,8 @@ impl PolyglotBook {
             return Ok((Vec::new(), false));
         };
         let found = py.detach(|| book.find_key(key, minimum, &exclude));
-        Ok((found.map_err(unknown_piece)?, false))
+        Ok((found.map_err(Error::from)?, false))
     }
-}
-
-fn unknown_piece(err: UnknownPiece) -> PyErr {
-    PyValueError::new_err(err.to_string())
 }
 
 /// `minimum_weight` as a bound on u16 weights: at most 65536 (which nothing reaches), at
