@@ -110,36 +110,44 @@ def positions(count: int, seed: int = POSITIONS_SEED) -> tuple[list[str], dict[s
 
 
 class RawClient:
-    """The floor: the fake engine driven with blocking pipe writes and reads, nothing else."""
+    """The floor: the fake engine driven with the fewest system calls a client can make, on
+    raw pipes: one ``write`` of the ``position`` and ``go`` lines, then blocking ``read``s
+    until the ``bestmove`` line (found by a byte search, the fake sending nothing else that
+    holds the word). What any client must spend on the pipes and the fake itself."""
 
     def __init__(self, command: list[str]) -> None:
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
         )
-        self._send("uci")
-        self._until("uciok")
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin = self.process.stdin.fileno()
+        self.stdout = self.process.stdout.fileno()
+        self.pending = b""
+        os.write(self.stdin, b"uci\n")
+        self._line_after(b"uciok")
 
-    def _send(self, text: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-
-    def _until(self, word: str) -> str:
-        assert self.process.stdout is not None
+    def _line_after(self, word: bytes) -> bytes:
+        """The rest of the first line that holds ``word`` (what precedes it is dropped)."""
+        buffer = self.pending
         while True:
-            line = self.process.stdout.readline()
-            if not line:
+            start = buffer.find(word)
+            if start >= 0:
+                end = buffer.find(b"\n", start)
+                if end >= 0:
+                    self.pending = buffer[end + 1 :]
+                    return buffer[start + len(word) : end]
+            data = os.read(self.stdout, 1 << 16)
+            if not data:
                 raise RuntimeError("the fake engine ended")
-            if line.startswith(word):
-                return line
+            buffer += data
 
     def bestmove(self, fen: str) -> str:
-        self._send(f"position fen {fen}\ngo depth 1")
-        return self._until("bestmove").split()[1]
+        os.write(self.stdin, f"position fen {fen}\ngo depth 1\n".encode())
+        return self._line_after(b"bestmove ").split()[0].decode()
 
     def close(self) -> None:
         with self.process:  # closes the pipes
-            self._send("quit")
+            os.write(self.stdin, b"quit\n")
         self.process.wait(5)
 
 
