@@ -1,18 +1,20 @@
 """Workloads ``engine-client`` and ``analyse``: the cost of talking to an engine.
 
 ``engine-client``: the client's own time per ``analyse(board, Limit(depth=1))`` call, ours
-(:class:`pychess_rs.engine.SimpleEngine`) against python-chess's
-(``chess.engine.SimpleEngine``), both on the same fake UCI engine, interleaved in one process.
-The fake (:data:`FAKE_ENGINE`, written to a temporary file) answers each ``go`` at once with
+(:class:`pychess_rs.engine.SimpleEngine`, which drives a UCI engine on the calling thread)
+against python-chess's (``chess.engine.SimpleEngine``, an asyncio loop in a thread of its
+own), both on the same fake UCI engine, interleaved in one process. The fake
+(:data:`FAKE_ENGINE`, written to a temporary file) answers each ``go`` at once with
 ``info depth 1 score cp 10 pv M`` and ``bestmove M``, ``M`` a legal move of the position it was
 sent, looked up in a table the bench writes beside it. What is left after the fake's own work
-and the pipes is the client's overhead: a third candidate, a raw client that writes the same
-``position``/``go`` lines to the same fake and reads up to ``bestmove`` with plain blocking
-pipe calls, measures that floor, and the table's note subtracts it from both clients. A
-fourth, the least a client built as both are (an asyncio loop in a thread of its own, the
-caller blocking on a future for each call) can do: one subprocess protocol that only looks
-for ``bestmove``, driven through ``asyncio.run_coroutine_threadsafe``; it shows how much of
-the overhead is the hop between threads rather than either client's own work.
+and the pipes is the client's overhead: the raw client (:class:`RawClient`: one ``write`` of
+the ``position``/``go`` lines, blocking ``read``\ s of the raw pipe up to ``bestmove``, no
+parsing) measures that floor, and the table's notes subtract it from every other row. Two
+rows show what the design costs: the least a client on a loop thread can do
+(:class:`LoopThreadClient`, a subprocess protocol that only looks for ``bestmove``, driven
+through ``asyncio.run_coroutine_threadsafe``), and our own ``SimpleEngine`` made to run on
+such a loop (started with a subclass of ``UciProtocol``, as before the blocking client).
+Figures, with how much they move on a shared machine: ``docs/engine-client.md``.
 
 ``analyse``: ``pychess-rs analyse`` (run in process, its table discarded) on random games at a
 fixed node count per position with the built-in engine, ``--workers 1`` against ``--workers 2``:
@@ -239,6 +241,7 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
         command = [sys.executable, "-S", str(script), str(moves)]
         theirs = chess.engine.SimpleEngine.popen_uci(command)
         ours = pychess_rs.engine.SimpleEngine.popen_uci(command)
+        ours_loop = pychess_rs.engine.SimpleEngine.popen(_LoopUciProtocol(), command)
         raw = RawClient(command)
         threaded = LoopThreadClient(command)
         try:
@@ -249,6 +252,10 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
 
             def run_ours() -> tuple[str, ...]:
                 analyse = ours.analyse
+                return tuple(analyse(b, limit_ours)["pv"][0].uci() for b in ours_boards)
+
+            def run_ours_loop() -> tuple[str, ...]:
+                analyse = ours_loop.analyse
                 return tuple(analyse(b, limit_ours)["pv"][0].uci() for b in ours_boards)
 
             def run_raw() -> tuple[str, ...]:
@@ -262,11 +269,13 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
                 Candidate("pychess-rs", _per_call(run_ours, fens), expected),
                 Candidate("raw pipe client (floor)", _per_call(run_raw, fens), expected),
                 Candidate(LOOP_THREAD, _per_call(run_threaded, fens), expected),
+                Candidate(OURS_ON_LOOP, _per_call(run_ours_loop, fens), expected),
             ]
             timings = interleaved(candidates, rounds, time_wrong=ctx.time_wrong)
         finally:
             theirs.quit()
             ours.quit()
+            ours_loop.quit()
             raw.close()
             threaded.close()
 
@@ -289,6 +298,15 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
 
 
 LOOP_THREAD = "loop-thread client (floor)"
+OURS_ON_LOOP = "pychess-rs, event-loop client"
+
+
+def _LoopUciProtocol() -> Any:
+    """A subclass of ``UciProtocol``: ``SimpleEngine`` runs it on an event loop in a thread of
+    its own, as before the blocking client (for comparison)."""
+    from pychess_rs.engine import UciProtocol
+
+    return type("LoopUciProtocol", (UciProtocol,), {})
 
 
 def _us(seconds: float | None) -> str:
