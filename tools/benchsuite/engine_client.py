@@ -8,7 +8,7 @@ own), both on the same fake UCI engine, interleaved in one process. The fake
 ``info depth 1 score cp 10 pv M`` and ``bestmove M``, ``M`` a legal move of the position it was
 sent, looked up in a table the bench writes beside it. What is left after the fake's own work
 and the pipes is the client's overhead: the raw client (:class:`RawClient`: one ``write`` of
-the ``position``/``go`` lines, blocking ``read``\ s of the raw pipe up to ``bestmove``, no
+the ``position``/``go`` lines, blocking reads of the raw pipe up to ``bestmove``, no
 parsing) measures that floor, and the table's notes subtract it from every other row. Two
 rows show what the design costs: the least a client on a loop thread can do
 (:class:`LoopThreadClient`, a subprocess protocol that only looks for ``bestmove``, driven
