@@ -250,6 +250,8 @@ class SyncUciProtocol(UciSession):
             it sent was read.
         """
         lines = self._lines
+        if lines and self._deadline is not None and time.monotonic() >= self._deadline:
+            raise self._out_of_time()  # an engine that talks on and on is no exception
         while not lines:
             if self._terminated:
                 raise self.termination_error() or EngineTerminatedError()
@@ -263,10 +265,13 @@ class SyncUciProtocol(UciSession):
             self._fill(min(POLL_SLICE_MS, max(0, math.ceil(left * 1000))))
             if not lines and time.monotonic() >= wait_until and not self._terminated:
                 if call:
-                    timeout, what = self._call
-                    raise self.kill_as_hung(f"did not finish {what} within {timeout:g} s")
+                    raise self._out_of_time()
                 return None
         return lines.popleft()
+
+    def _out_of_time(self) -> EngineTimeoutError:
+        timeout, what = self._call
+        return self.kill_as_hung(f"did not finish {what} within {timeout:g} s")
 
     def _until(self, word: str) -> None:
         """Reads (and drops) lines up to one that is ``word``."""

@@ -20,6 +20,7 @@ reports the options it holds in an ``info string``. Behaviours (any combination)
                 does not serialise its calls)
   split-lines   writes each line in pieces of 7 bytes, flushing and pausing after each
                 (lines reach the client across many reads)
+  chatty        on ``go``: an info line every 10 ms, never ``bestmove``
   long-info     on ``go``: first an ``info string`` of 300,000 characters (longer than
                 one read of the pipe)
 """
@@ -72,6 +73,14 @@ def search(infinite: bool) -> None:
     say(f"bestmove {best} ponder {reply}")
 
 
+def chatter() -> None:
+    depth = 1
+    while True:
+        say(f"info depth {depth} score cp 20 pv e2e4")
+        depth += 1
+        time.sleep(0.01)
+
+
 def main() -> None:
     if "ignore-quit" in BEHAVIOURS:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -108,6 +117,9 @@ def main() -> None:
                 say("info depth 1")
                 sys.exit(3)
             if "no-bestmove" in BEHAVIOURS:
+                continue
+            if "chatty" in BEHAVIOURS:
+                threading.Thread(target=chatter, daemon=True).start()
                 continue
             infinite = "infinite" in line or "ponder" in line
             searching.set()
