@@ -231,7 +231,7 @@ def test_engine_that_never_sends_bestmove(marker: str, client: Popen) -> None:
 def test_engine_that_talks_on_without_bestmove(marker: str, client: Popen) -> None:
     with client(fake(marker, "chatty"), timeout=0.3) as engine:
         start = time.monotonic()
-        with pytest.raises(EngineTimeoutError, match="did not finish play within 0.4 s"):
+        with pytest.raises(EngineTimeoutError, match=r"did not finish play within 0\.4 s"):
             engine.play(pychess_rs.Board(), Limit(time=0.1))
         assert time.monotonic() - start < 3
         assert not wait_gone(marker)
