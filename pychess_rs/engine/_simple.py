@@ -2,9 +2,9 @@
 
 A UCI engine is driven by the calling thread itself (:mod:`pychess_rs.engine._uci_sync`:
 it writes the commands and waits on the engine's pipe with ``poll``, no event loop in
-between). An XBoard engine, or a UCI engine started with a subclass of
-:class:`UciProtocol` (which may override its coroutines), runs its protocol on an event
-loop in a thread of its own, each call waiting on a future.
+between). An XBoard engine, a UCI engine started with a subclass of :class:`UciProtocol`
+(which may override its coroutines), and any engine where pipes cannot be polled (Windows)
+runs its protocol on an event loop in a thread of its own, each call waiting on a future.
 
 Beyond python-chess's class of the same name it promises:
 
