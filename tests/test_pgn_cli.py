@@ -54,7 +54,9 @@ def test_positions_csv_match_python_chess(tmp_path: Path) -> None:
             moves = list(game.mainline_moves())
             for ply in range(len(moves) + 1):
                 move = moves[ply].uci() if ply < len(moves) else ""
-                expected.append([str(number), str(ply), board.fen(), move, game.headers["Result"]])
+                expected.append(
+                    [str(number), str(ply), board.fen(), move, game.headers["Result"]]
+                )
                 if ply < len(moves):
                     board.push(moves[ply])
             number += 1
@@ -81,10 +83,9 @@ def test_positions_parquet_or_a_clear_message(
     table = pq.read_table(out)
     assert table.num_rows == 1787
     assert table.column_names == ["game", "offset", "ply", "fen", "move", "result"]
-    assert (
-        table.column("fen")[0].as_py()
-        == chess.Board("rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4").fen()
-    )
+    assert table.column("fen")[0].as_py() == chess.Board(
+        "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4"
+    ).fen()
 
 
 def test_positions_refuses_other_extensions(capsys: pytest.CaptureFixture[str]) -> None:

@@ -181,3 +181,4 @@ class Headers(MutableMapping[str, str]):
         from ._builders import HeadersBuilder
 
         return HeadersBuilder(Headers=cls)
+

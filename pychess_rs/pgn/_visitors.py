@@ -210,3 +210,4 @@ class FileExporter(StringExporterMixin, BaseVisitor[int]):
 
     def __str__(self) -> str:
         return self.__repr__()
+
