@@ -276,6 +276,7 @@ def test_engine_client_rows(impls: list) -> None:
         "pychess-rs",
         "raw pipe client (floor)",
         "loop-thread client (floor)",
+        "pychess-rs, event-loop client",
     ]
     # Every client read the fake's legal move for each position, or it would not be timed.
     assert all(r.seconds is not None and r.note.startswith(tuple("0123456789")) for r in rows)

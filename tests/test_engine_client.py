@@ -217,7 +217,8 @@ def test_engine_that_never_answers_uci(marker: str, client: Popen) -> None:
 
 
 def test_engine_that_never_sends_bestmove(marker: str, client: Popen) -> None:
-    with client(fake(marker, "no-bestmove"), timeout=0.5) as engine:
+    with client(fake(marker, "no-bestmove")) as engine:
+        engine.timeout = 0.5  # set after the start, which may be slow on a busy machine
         start = time.monotonic()
         with pytest.raises(EngineTimeoutError) as error:
             engine.play(pychess_rs.Board(), Limit(time=0.1))
@@ -229,7 +230,8 @@ def test_engine_that_never_sends_bestmove(marker: str, client: Popen) -> None:
 
 
 def test_engine_that_talks_on_without_bestmove(marker: str, client: Popen) -> None:
-    with client(fake(marker, "chatty"), timeout=0.3) as engine:
+    with client(fake(marker, "chatty")) as engine:
+        engine.timeout = 0.3  # set after the start, which may be slow on a busy machine
         start = time.monotonic()
         with pytest.raises(EngineTimeoutError, match=r"did not finish play within 0\.4 s"):
             engine.play(pychess_rs.Board(), Limit(time=0.1))
@@ -238,7 +240,8 @@ def test_engine_that_talks_on_without_bestmove(marker: str, client: Popen) -> No
 
 
 def test_hung_engine_in_a_search_without_time_limit(marker: str, client: Popen) -> None:
-    with client(fake(marker, "hang-on-go"), timeout=0.3) as engine:
+    with client(fake(marker, "hang-on-go")) as engine:
+        engine.timeout = 0.3  # set after the start, which may be slow on a busy machine
         start = time.monotonic()
         with pytest.raises(EngineTimeoutError, match="not even to 'isready'") as error:
             engine.play(pychess_rs.Board(), Limit(depth=30))
@@ -266,7 +269,8 @@ def test_garbage_between_lines_is_ignored(marker: str, client: Popen) -> None:
 
 
 def test_engine_that_ignores_quit(marker: str, client: Popen) -> None:
-    engine = client(fake(marker, "ignore-quit"), timeout=0.3)
+    engine = client(fake(marker, "ignore-quit"))
+    engine.timeout = 0.3
     start = time.monotonic()
     with pytest.raises(EngineTimeoutError, match="'quit'"):
         engine.quit()
@@ -283,7 +287,8 @@ def test_close_of_an_engine_that_ignores_quit_is_bounded(marker: str, client: Po
 
 
 def test_stop_of_an_engine_that_ignores_stop_is_bounded(marker: str, client: Popen) -> None:
-    with client(fake(marker, "ignore-stop"), timeout=0.3) as engine:
+    with client(fake(marker, "ignore-stop")) as engine:
+        engine.timeout = 0.3  # set after the start, which may be slow on a busy machine
         analysis = engine.analysis(pychess_rs.Board())
         assert analysis.next() is not None
         start = time.monotonic()
