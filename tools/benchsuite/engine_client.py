@@ -271,6 +271,8 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
                 Candidate(LOOP_THREAD, _per_call(run_threaded, fens), expected),
                 Candidate(OURS_ON_LOOP, _per_call(run_ours_loop, fens), expected),
             ]
+            for candidate in candidates:  # a warm-up round: the first call starts a game
+                candidate.run()
             timings = interleaved(candidates, rounds, time_wrong=ctx.time_wrong)
         finally:
             theirs.quit()
@@ -284,17 +286,27 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
         for t in timings
     ]
     set_ratios(rows, rows[0])
-    raw_row = rows[2]
-    if raw_row.seconds is not None:
-        floor = raw_row.seconds
-        overheads = [None if r.seconds is None else r.seconds - floor for r in rows]
-        for row, overhead in zip(rows, overheads):
-            if row is not raw_row and overhead is not None:
-                row.note += f"; overhead {overhead * 1e6:.0f} us"
-        theirs, ours = overheads[0], overheads[1]
-        if theirs is not None and ours is not None and ours > 0:
-            rows[1].note += f" ({theirs / ours:.1f}x less than python-chess)"
+    add_overheads(rows)
     return rows
+
+
+def add_overheads(rows: list[Row]) -> None:
+    """Notes each row's overhead, its time less the floor's (``rows[2]``), and on ours
+    (``rows[1]``) how many times python-chess's (``rows[0]``) it is."""
+    raw_row = rows[2]
+    if raw_row.seconds is None:
+        return
+    floor = raw_row.seconds
+    overheads = [None if r.seconds is None else r.seconds - floor for r in rows]
+    for row, overhead in zip(rows, overheads):
+        if row is not raw_row and overhead is not None:
+            row.note += f"; overhead {overhead * 1e6:.0f} us"
+    theirs, ours = overheads[0], overheads[1]
+    if theirs is not None and ours is not None:
+        if ours > 0:
+            rows[1].note += f" ({theirs / ours:.1f}x less than python-chess)"
+        else:
+            rows[1].note += " (within the floor's noise: too few calls)"
 
 
 LOOP_THREAD = "loop-thread client (floor)"
