@@ -306,7 +306,7 @@ def add_overheads(rows: list[Row]) -> None:
         if ours > 0:
             rows[1].note += f" ({theirs / ours:.1f}x less than python-chess)"
         else:
-            rows[1].note += " (within the floor's noise: too few calls)"
+            rows[1].note += " (under the floor: the floor's run was slow, compare again)"
 
 
 LOOP_THREAD = "loop-thread client (floor)"
