@@ -10,6 +10,11 @@ opponent) sends ``ucinewgame`` and waits for ``readyok``.
 After ``play(..., ponder=True)`` the engine thinks on the expected reply in the background;
 the next ``play`` on exactly that position, with nothing else changed, sends ``ponderhit``
 and takes that search's move, any other command sends ``stop`` first.
+
+All of that, and how each line the engine sends is read (:func:`search_line`,
+:meth:`UciSession.intro_line`), is :class:`UciSession`'s, without I/O: the event loop's
+:class:`UciProtocol` and the blocking client of :mod:`pychess_rs.engine._uci_sync` (what
+``SimpleEngine`` uses) only differ in how they wait for the engine.
 """
 
 from __future__ import annotations
