@@ -276,10 +276,31 @@ def test_engine_client_rows(impls: list) -> None:
         "pychess-rs",
         "raw pipe client (floor)",
         "loop-thread client (floor)",
+        "pychess-rs, event-loop client",
     ]
     # Every client read the fake's legal move for each position, or it would not be timed.
     assert all(r.seconds is not None and r.note.startswith(tuple("0123456789")) for r in rows)
-    assert rows[0].ratio_ref == "(ref)" and "x less than python-chess" in rows[1].note
+    assert rows[0].ratio_ref == "(ref)" and "overhead" in rows[1].note
+
+
+def test_engine_client_overheads_are_net_of_the_floor() -> None:
+    def rows(*microseconds: float) -> list[Row]:
+        return [Row("w", f"impl {i}", us / 1e6, 1.0, "calls") for i, us in enumerate(microseconds)]
+
+    measured = rows(240, 40, 10, 60)
+    engine_client.add_overheads(measured)
+    assert [r.note for r in measured] == [
+        "; overhead 230 us",
+        "; overhead 30 us (7.7x less than python-chess)",
+        "",
+        "; overhead 50 us",
+    ]
+    noisy = rows(240, 9, 10)
+    engine_client.add_overheads(noisy)
+    assert (
+        noisy[1].note
+        == "; overhead -1 us (under the floor: the floor's run was slow, compare again)"
+    )
 
 
 def test_the_fake_engines_moves_are_legal() -> None:

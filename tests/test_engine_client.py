@@ -3,6 +3,11 @@ with misbehaving engines (tests/engines/fake_uci.py): no engine process is ever 
 behind, no call waits forever, one engine is shared safely by threads, an engine pickles,
 and our own UCI front plays the moves of the in-process engine.
 
+SimpleEngine drives a UCI engine on the calling thread (the blocking client,
+pychess_rs/engine/_uci_sync.py), or on an event loop in a thread of its own when started
+with a subclass of UciProtocol; the tests of timeouts, threads and ends run on both
+(the ``client`` fixture).
+
 (python-chess's own EngineTestCase runs against pychess_rs.engine in
 tests/test_python_chess_suite.py.)
 """
@@ -24,6 +29,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Callable
 
 import chess
 import pytest
@@ -36,7 +42,10 @@ from pychess_rs.engine import (
     EngineTimeoutError,
     Limit,
     SimpleEngine,
+    UciProtocol,
 )
+from pychess_rs.engine._protocol import MAX_LINE_BYTES, LineBuffer
+from pychess_rs.engine._uci_sync import SyncUciProtocol
 
 FAKE = Path(__file__).parent / "engines" / "fake_uci.py"
 
@@ -86,6 +95,34 @@ def fake(marker: str, *behaviours: str) -> list[str]:
     return [sys.executable, str(FAKE), marker, *behaviours]
 
 
+class LoopUciProtocol(UciProtocol):
+    """A subclass: SimpleEngine runs it on an event loop in a thread of its own."""
+
+
+Popen = Callable[..., SimpleEngine]
+
+
+@pytest.fixture(params=["blocking", "loop"])
+def client(request: pytest.FixtureRequest) -> Popen:
+    """``popen(command, **kwargs)`` starting a UCI engine on the blocking client or on the
+    event loop's."""
+    if request.param == "blocking":
+
+        def blocking(command: list[str], **kwargs: Any) -> SimpleEngine:
+            engine = SimpleEngine.popen_uci(command, **kwargs)
+            assert isinstance(engine.protocol, SyncUciProtocol)
+            return engine
+
+        return blocking
+
+    def loop(command: list[str], **kwargs: Any) -> SimpleEngine:
+        engine = SimpleEngine.popen(LoopUciProtocol, command, **kwargs)
+        assert isinstance(engine.protocol, LoopUciProtocol)
+        return engine
+
+    return loop
+
+
 # ---- no process left behind ----------------------------------------------------------------
 
 
@@ -100,15 +137,30 @@ def test_close_ends_the_engine(marker: str) -> None:
         engine.ping()
 
 
-def test_garbage_collection_ends_the_engine(marker: str) -> None:
-    engine = SimpleEngine.popen_uci(fake(marker))
+def test_garbage_collection_ends_the_engine(marker: str, client: Popen) -> None:
+    engine = client(fake(marker))
     engine.ping()
-    thread = engine._runner.thread  # type: ignore[union-attr]
+    thread = engine._runner.thread if engine._runner is not None else None
     del engine
     gc.collect()
     assert not wait_gone(marker)
-    thread.join(5)
-    assert not thread.is_alive(), "the engine's event loop thread outlived it"
+    if thread is not None:
+        thread.join(5)
+        assert not thread.is_alive(), "the engine's event loop thread outlived it"
+
+
+def test_engine_outlives_the_thread_that_started_it(marker: str, client: Popen) -> None:
+    """The kernel's parent-death signal follows the thread that started the engine: the
+    clients start engines from threads that live on."""
+    made: list[SimpleEngine] = []
+    starter = threading.Thread(target=lambda: made.append(client(fake(marker))))
+    starter.start()
+    starter.join(30)
+    with made[0] as engine:
+        time.sleep(0.2)
+        assert live_processes(marker)
+        assert engine.play(pychess_rs.Board(), Limit(depth=1)).move.uci() == "e2e4"
+    assert not wait_gone(marker)
 
 
 @pytest.mark.parametrize("ending", ["exit", "sigkill", "os_exit"])
@@ -155,17 +207,18 @@ def test_missing_program_raises_file_not_found(marker: str) -> None:
 # ---- every command has a timeout ------------------------------------------------------------
 
 
-def test_engine_that_never_answers_uci(marker: str) -> None:
+def test_engine_that_never_answers_uci(marker: str, client: Popen) -> None:
     start = time.monotonic()
     with pytest.raises(EngineTimeoutError) as error:
-        SimpleEngine.popen_uci(fake(marker, "mute-uci"), timeout=0.5)
+        client(fake(marker, "mute-uci"), timeout=0.5)
     assert time.monotonic() - start < 5
     assert "'uci'" in str(error.value) and str(FAKE) in str(error.value)
     assert not wait_gone(marker)
 
 
-def test_engine_that_never_sends_bestmove(marker: str) -> None:
-    with SimpleEngine.popen_uci(fake(marker, "no-bestmove"), timeout=0.5) as engine:
+def test_engine_that_never_sends_bestmove(marker: str, client: Popen) -> None:
+    with client(fake(marker, "no-bestmove")) as engine:
+        engine.timeout = 0.5  # set after the start, which may be slow on a busy machine
         start = time.monotonic()
         with pytest.raises(EngineTimeoutError) as error:
             engine.play(pychess_rs.Board(), Limit(time=0.1))
@@ -176,8 +229,19 @@ def test_engine_that_never_sends_bestmove(marker: str) -> None:
             engine.ping()
 
 
-def test_hung_engine_in_a_search_without_time_limit(marker: str) -> None:
-    with SimpleEngine.popen_uci(fake(marker, "hang-on-go"), timeout=0.3) as engine:
+def test_engine_that_talks_on_without_bestmove(marker: str, client: Popen) -> None:
+    with client(fake(marker, "chatty")) as engine:
+        engine.timeout = 0.3  # set after the start, which may be slow on a busy machine
+        start = time.monotonic()
+        with pytest.raises(EngineTimeoutError, match=r"did not finish play within 0\.4 s"):
+            engine.play(pychess_rs.Board(), Limit(time=0.1))
+        assert time.monotonic() - start < 3
+        assert not wait_gone(marker)
+
+
+def test_hung_engine_in_a_search_without_time_limit(marker: str, client: Popen) -> None:
+    with client(fake(marker, "hang-on-go")) as engine:
+        engine.timeout = 0.3  # set after the start, which may be slow on a busy machine
         start = time.monotonic()
         with pytest.raises(EngineTimeoutError, match="not even to 'isready'") as error:
             engine.play(pychess_rs.Board(), Limit(depth=30))
@@ -186,16 +250,16 @@ def test_hung_engine_in_a_search_without_time_limit(marker: str) -> None:
         assert not wait_gone(marker)
 
 
-def test_engine_that_dies_mid_search(marker: str) -> None:
-    with SimpleEngine.popen_uci(fake(marker, "die-on-go")) as engine:
+def test_engine_that_dies_mid_search(marker: str, client: Popen) -> None:
+    with client(fake(marker, "die-on-go")) as engine:
         with pytest.raises(EngineTerminatedError, match="exit code: 3"):
             engine.play(pychess_rs.Board(), Limit(depth=30))
         with pytest.raises(EngineTerminatedError):
             engine.play(pychess_rs.Board(), Limit(depth=30))
 
 
-def test_garbage_between_lines_is_ignored(marker: str) -> None:
-    with SimpleEngine.popen_uci(fake(marker, "garbage")) as engine:
+def test_garbage_between_lines_is_ignored(marker: str, client: Popen) -> None:
+    with client(fake(marker, "garbage")) as engine:
         assert engine.id["name"] == "Fake"
         board = chess.Board()  # a python-chess board works as well
         info = engine.analyse(board, Limit(depth=1))
@@ -204,8 +268,9 @@ def test_garbage_between_lines_is_ignored(marker: str) -> None:
         assert engine.play(board, Limit(depth=1)).move == e2e4
 
 
-def test_engine_that_ignores_quit(marker: str) -> None:
-    engine = SimpleEngine.popen_uci(fake(marker, "ignore-quit"), timeout=0.3)
+def test_engine_that_ignores_quit(marker: str, client: Popen) -> None:
+    engine = client(fake(marker, "ignore-quit"))
+    engine.timeout = 0.3
     start = time.monotonic()
     with pytest.raises(EngineTimeoutError, match="'quit'"):
         engine.quit()
@@ -213,16 +278,17 @@ def test_engine_that_ignores_quit(marker: str) -> None:
     assert not wait_gone(marker)
 
 
-def test_close_of_an_engine_that_ignores_quit_is_bounded(marker: str) -> None:
-    engine = SimpleEngine.popen_uci(fake(marker, "ignore-quit"))
+def test_close_of_an_engine_that_ignores_quit_is_bounded(marker: str, client: Popen) -> None:
+    engine = client(fake(marker, "ignore-quit"))
     start = time.monotonic()
     engine.close()
     assert time.monotonic() - start < 3
     assert not wait_gone(marker)
 
 
-def test_stop_of_an_engine_that_ignores_stop_is_bounded(marker: str) -> None:
-    with SimpleEngine.popen_uci(fake(marker, "ignore-stop"), timeout=0.3) as engine:
+def test_stop_of_an_engine_that_ignores_stop_is_bounded(marker: str, client: Popen) -> None:
+    with client(fake(marker, "ignore-stop")) as engine:
+        engine.timeout = 0.3  # set after the start, which may be slow on a busy machine
         analysis = engine.analysis(pychess_rs.Board())
         assert analysis.next() is not None
         start = time.monotonic()
@@ -239,10 +305,10 @@ def test_timeout_none_waits(marker: str) -> None:
 
 
 def test_ponderhit_takes_over_the_ponder_search(
-    marker: str, caplog: pytest.LogCaptureFixture
+    marker: str, caplog: pytest.LogCaptureFixture, client: Popen
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="pychess_rs.engine")
-    with SimpleEngine.popen_uci(fake(marker, "strict")) as engine:
+    with client(fake(marker, "strict")) as engine:
         board = pychess_rs.Board()
         for expected in ("e2e4", "g1f3", "f1b5"):
             result = engine.play(board, Limit(time=1), ponder=True)
@@ -259,8 +325,8 @@ def test_ponderhit_takes_over_the_ponder_search(
 # ---- threads, pickling ---------------------------------------------------------------------
 
 
-def test_one_engine_shared_by_eight_threads(marker: str) -> None:
-    with SimpleEngine.popen_uci(fake(marker, "strict", "slow")) as engine:
+def test_one_engine_shared_by_eight_threads(marker: str, client: Popen) -> None:
+    with client(fake(marker, "strict", "slow")) as engine:
         barrier = threading.Barrier(8)
 
         def work(index: int) -> list[str]:
@@ -307,6 +373,76 @@ def test_unpicklable_when_not_started_by_popen() -> None:
     engine._spawn = None
     with pytest.raises(TypeError, match="popen_uci"):
         pickle.dumps(engine)
+
+
+# ---- the blocking client's own risks --------------------------------------------------------
+
+
+def test_line_buffer_joins_pieces_and_drops_runaway_lines() -> None:
+    buffer = LineBuffer()
+    assert buffer.feed(b"info dep") == [] and buffer
+    assert buffer.feed(b"th 1\r\nbest") == ["info depth 1"]
+    assert buffer.feed(b"move e2e4\nreadyok\n") == ["bestmove e2e4", "readyok"]
+    assert not buffer
+    assert buffer.feed("caf\u00e9 \xff\n".encode("latin-1")) == ["caf\ufffd \ufffd"]
+    assert buffer.feed(b"x" * (MAX_LINE_BYTES + 1)) == [] and not buffer, "dropped"
+    assert buffer.feed(b"tail\nuciok\n") == ["tail", "uciok"]
+
+
+def test_lines_split_across_reads(marker: str) -> None:
+    with SimpleEngine.popen_uci(fake(marker, "split-lines")) as engine:
+        assert engine.id == {"name": "Fake", "author": "pychess-rs tests"}
+        info = engine.analyse(pychess_rs.Board(), Limit(depth=1))
+        assert [m.uci() for m in info["pv"]] == ["e2e4", "e7e5"]
+        assert "Hash=16" in info["string"]
+
+
+def test_a_line_longer_than_one_read(marker: str) -> None:
+    with SimpleEngine.popen_uci(fake(marker, "long-info")) as engine:
+        analysis = engine.analysis(pychess_rs.Board(), Limit(depth=1))
+        reports = list(analysis)
+        assert reports[0]["string"] == "x" * 300_000
+        assert analysis.wait().move.uci() == "e2e4"
+        assert engine.analyse(pychess_rs.Board(), Limit(depth=1))["pv"][0].uci() == "e2e4"
+
+
+def test_the_next_call_ends_an_analysis_nobody_reads(marker: str) -> None:
+    with SimpleEngine.popen_uci(fake(marker, "strict"), timeout=2) as engine:
+        analysis = engine.analysis(pychess_rs.Board())  # infinite: runs until stopped
+        # Another call stops it and reads it to its end; its reports stay with the handle.
+        info = engine.analyse(pychess_rs.Board(), Limit(depth=1))
+        assert info["pv"][0].uci() == "e2e4"
+        assert analysis.wait().move.uci() == "e2e4"
+        assert analysis.info["pv"][0].uci() == "e2e4"
+        assert any(r.get("depth") == 1 and "pv" in r for r in list(analysis))
+        assert analysis.next() is None and not analysis.would_block()
+
+
+def test_close_from_another_thread_ends_a_running_call(marker: str) -> None:
+    engine = SimpleEngine.popen_uci(fake(marker, "no-bestmove"), timeout=None)
+    failure: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            engine.play(pychess_rs.Board(), Limit(depth=30))
+        except BaseException as error:
+            failure.append(error)
+
+    searcher = threading.Thread(target=search)
+    searcher.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    engine.close()
+    searcher.join(10)
+    assert not searcher.is_alive() and time.monotonic() - start < 5
+    assert isinstance(failure[0], EngineTerminatedError)
+    assert not wait_gone(marker)
+
+
+def test_custom_commands_need_the_event_loop(marker: str) -> None:
+    with SimpleEngine.popen_uci(fake(marker)) as engine:
+        with pytest.raises(EngineError, match="subclass of UciProtocol"):
+            engine.communicate(lambda protocol: None)  # type: ignore[arg-type,return-value]
 
 
 # ---- options through the client -------------------------------------------------------------

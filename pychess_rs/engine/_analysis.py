@@ -12,24 +12,17 @@ from ._errors import AnalysisComplete
 from ._info import InfoDict
 from ._limits import BestMove
 
-__all__ = ["AnalysisResult"]
+__all__ = ["AnalysisResult", "Reports"]
 
 
-class AnalysisResult:
-    """An analysis that may still be running: its reports, newest merged into
-    :attr:`multipv` (one :class:`InfoDict` per line, best first) and :attr:`info` (the best
-    line), each also queued once for :meth:`get`/:meth:`next`/``async for``.
+class Reports:
+    """The reports of an analysis so far: each merged into :attr:`multipv` (one
+    :class:`InfoDict` per line of play, best first; :attr:`info` is the best line's) and
+    queued once for reading. What the handles of both clients share (the event loop's
+    :class:`AnalysisResult`, the blocking client's ``SyncAnalysis``)."""
 
-    Leaving ``with analysis:`` stops it. Made by the protocols' ``analysis()``; ``stop``
-    is what asks the engine to end the search."""
-
-    def __init__(self, stop: Callable[[], None] | None = None) -> None:
-        self._stop = stop
+    def __init__(self) -> None:
         self._queue: deque[InfoDict] = deque()
-        self._changed = asyncio.Event()
-        self._finished: asyncio.Future[BestMove] = asyncio.get_running_loop().create_future()
-        # An analysis that fails with nobody waiting must not log "exception never retrieved".
-        self._finished.add_done_callback(_retrieve)
         self.multipv: list[InfoDict] = [{}]
 
     @property
@@ -44,6 +37,26 @@ class AnalysisResult:
             self.multipv.append({})
         self.multipv[index - 1].update(info)
         self._queue.append(info)
+
+
+class AnalysisResult(Reports):
+    """An analysis that may still be running, on an event loop: its reports (see
+    :class:`Reports`), each read once by :meth:`get`/:meth:`next`/``async for``.
+
+    Leaving ``with analysis:`` stops it. Made by the protocols' ``analysis()``; ``stop``
+    is what asks the engine to end the search."""
+
+    def __init__(self, stop: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self._stop = stop
+        self._changed = asyncio.Event()
+        self._finished: asyncio.Future[BestMove] = asyncio.get_running_loop().create_future()
+        # An analysis that fails with nobody waiting must not log "exception never retrieved".
+        self._finished.add_done_callback(_retrieve)
+
+    def post(self, info: InfoDict) -> None:
+        """Adds a report (called by the protocol)."""
+        super().post(info)
         self._changed.set()
 
     def set_finished(self, best: BestMove) -> None:

@@ -18,7 +18,6 @@ cannot be read is skipped and logged; the rest of the line still counts.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
@@ -102,27 +101,32 @@ def own_move(move: Any) -> Move:
 
 
 class _Tokens:
-    """The whitespace-separated words of a line, keeping where each starts (``string`` takes
-    the rest of the line verbatim, double spaces included)."""
+    """The whitespace-separated words of a line (``string`` takes the rest of the line
+    verbatim, double spaces included: where a word starts is found only then)."""
+
+    __slots__ = ("index", "text", "words")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.words = [(m.group(), m.start()) for m in re.finditer(r"\S+", text)]
+        self.words = text.split()
         self.index = 0
 
     def next(self) -> str | None:
         if self.index >= len(self.words):
             return None
         self.index += 1
-        return self.words[self.index - 1][0]
+        return self.words[self.index - 1]
 
     def peek(self) -> str | None:
-        return self.words[self.index][0] if self.index < len(self.words) else None
+        return self.words[self.index] if self.index < len(self.words) else None
 
     def rest(self) -> str:
         if self.index >= len(self.words):
             return ""
-        start = self.words[self.index][1]
+        start = 0
+        for word in self.words[: self.index + 1]:
+            start = self.text.index(word, start) + len(word)
+        start -= len(self.words[self.index])
         self.index = len(self.words)
         return self.text[start:].rstrip()
 
@@ -146,7 +150,7 @@ def play_line(board: Any, words: Iterable[str], parse: Callable[[Any, str], Any]
 def _moves(tokens: _Tokens, board: Any) -> list[Any]:
     """Plays the UCI moves that follow on a copy of ``board`` (until a word that is not a
     legal move, which is left unread)."""
-    rest = [word for word, _ in tokens.words[tokens.index :]]
+    rest = tokens.words[tokens.index :]
     line = play_line(board, rest, lambda position, word: position.parse_uci(word))
     tokens.index += len(line)
     return line

@@ -136,6 +136,9 @@ class UciOptionMap(MutableMapping[str, T], Generic[T]):
     def __delitem__(self, key: str) -> None:
         del self._store[key.lower()]
 
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key.lower() in self._store
+
     def __iter__(self) -> Iterator[str]:
         return (spelling for spelling, _ in self._store.values())
 

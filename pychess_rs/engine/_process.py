@@ -6,22 +6,29 @@ ends, including when the whole Python process is killed with SIGKILL, the kernel
 engine too. Elsewhere the engine is ended by the handle's finaliser and at interpreter exit
 only (see :class:`~pychess_rs.engine.SimpleEngine`).
 
+The death signal follows the *thread* that forked, so the blocking client
+(:mod:`pychess_rs.engine._uci_sync`), which has no thread of its own per engine, starts its
+engines through :func:`popen` from one thread that lives as long as the process: an engine
+started by a short-lived caller thread must not die with that thread.
+
 The program is looked up here, before anything starts, so that a missing engine raises
 :exc:`FileNotFoundError` as it would from :mod:`subprocess`.
 """
 
 from __future__ import annotations
 
-import asyncio
+import concurrent.futures
 import errno
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
-from typing import Any
+import threading
+from typing import Any, Protocol
 
-__all__ = ["command_argv", "kill", "spawn_arguments"]
+__all__ = ["command_argv", "kill", "popen", "spawn_arguments"]
 
 _LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_launcher.py")
 
@@ -90,7 +97,60 @@ def spawn_arguments(
     return list(argv), kwargs
 
 
-def kill(transport: asyncio.SubprocessTransport, *, group: bool) -> None:
+_Request = tuple[list[str], dict[str, Any], "concurrent.futures.Future[subprocess.Popen[bytes]]"]
+_spawner: tuple[int, queue.SimpleQueue[_Request]] | None = None
+_spawner_lock = threading.Lock()
+
+
+def _spawn_forever(requests: queue.SimpleQueue[_Request]) -> None:
+    while True:
+        argv, kwargs, future = requests.get()
+        try:
+            future.set_result(subprocess.Popen(argv, **kwargs))  # type: ignore[arg-type]
+        except BaseException as error:
+            future.set_exception(error)
+
+
+def _requests() -> queue.SimpleQueue[_Request]:
+    """The queue of the spawning thread of this process (started on first use, and again in
+    a child made by ``fork``, which inherits no threads)."""
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None or _spawner[0] != os.getpid():
+            requests: queue.SimpleQueue[_Request] = queue.SimpleQueue()
+            thread = threading.Thread(
+                target=_spawn_forever,
+                args=(requests,),
+                name="pychess_rs engine spawner",
+                daemon=True,
+            )
+            thread.start()
+            _spawner = (os.getpid(), requests)
+        return _spawner[1]
+
+
+def popen(argv: list[str], kwargs: dict[str, Any]) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen(argv, **kwargs)`` (arguments from :func:`spawn_arguments`), made
+    by a thread that lives as long as this process when the death signal is in use.
+
+    :raises: what :class:`subprocess.Popen` raises.
+    """
+    if not _launcher_usable():
+        return subprocess.Popen(argv, **kwargs)
+    future: concurrent.futures.Future[subprocess.Popen[bytes]] = concurrent.futures.Future()
+    _requests().put((argv, kwargs, future))
+    return future.result()
+
+
+class _Process(Protocol):
+    def get_pid(self) -> int: ...
+
+    def get_returncode(self) -> int | None: ...
+
+    def kill(self) -> None: ...
+
+
+def kill(transport: _Process, *, group: bool) -> None:
     """SIGKILL for the engine (and its process group when it has its own), at once; safe to
     call from any thread and on an engine that has already ended.
 

@@ -1,5 +1,9 @@
-"""What UCI and XBoard clients share: an :class:`asyncio.SubprocessProtocol` that reads the
-engine's lines and runs one command at a time.
+"""What UCI and XBoard clients share: :class:`ClientState`, what a client knows about its
+engine and decides from it without doing any I/O (its name and options, the values set, the
+option lines a call needs, the line checks), and :class:`Protocol`, an
+:class:`asyncio.SubprocessProtocol` on top of it that reads the engine's lines and runs one
+command at a time. (The blocking UCI client in :mod:`pychess_rs.engine._uci_sync` builds
+on :class:`ClientState` too.)
 
 A *command* (:class:`BaseCommand`) is one exchange: a coroutine that writes lines and reads
 the engine's answers from its own inbox until it has its result. Commands run in the order
@@ -32,7 +36,7 @@ from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap, option_c
 if TYPE_CHECKING:
     from ._analysis import AnalysisResult
 
-__all__ = ["BaseCommand", "CommandState", "Protocol"]
+__all__ = ["BaseCommand", "ClientState", "CommandState", "Protocol"]
 
 LOGGER = logging.getLogger("pychess_rs.engine")
 
@@ -160,10 +164,7 @@ class _Configure(BaseCommand[None]):
         self.changes = changes
 
     async def run(self) -> None:
-        self.engine._apply(self.changes)
-        for option, value in self.changes:
-            if not option.is_action():
-                self.engine.config[option.name] = value
+        self.engine._configure_now(self.changes)
         self.resolve(None)
 
 
@@ -187,7 +188,202 @@ def check_game_ending(game_ending: str | None) -> None:
         raise EngineError(f"invalid characters in game ending {game_ending!r}")
 
 
-class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
+class LineBuffer:
+    """Bytes read from a pipe in, the complete lines among them out (decoded, line ends
+    stripped); the rest waits for the next :meth:`feed`. A line growing past
+    :data:`MAX_LINE_BYTES` without a line break is dropped (logged under ``name``)."""
+
+    __slots__ = ("_name", "_pending")
+
+    def __init__(self, name: object = "engine") -> None:
+        self._pending = bytearray()
+        self._name = name
+
+    def feed(self, data: bytes) -> list[str]:
+        """The lines that ``data`` completes."""
+        pending = self._pending
+        if not pending and data.endswith(b"\n"):  # the usual case: whole lines only
+            return [line.decode("utf-8", "replace").rstrip("\r") for line in data.split(b"\n")[:-1]]
+        pending += data
+        end = pending.rfind(b"\n")
+        if end < 0:
+            if len(pending) > MAX_LINE_BYTES:
+                LOGGER.error("%s: dropping %d bytes without a line break", self._name, len(pending))
+                pending.clear()
+            return []
+        complete = bytes(pending[:end])
+        del pending[: end + 1]
+        return [line.decode("utf-8", "replace").rstrip("\r") for line in complete.split(b"\n")]
+
+    def __bool__(self) -> bool:
+        """Are there bytes of an unfinished line?"""
+        return bool(self._pending)
+
+
+class _Described:
+    """The engine's description, made only when a log record is really written."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: ClientState) -> None:
+        self.state = state
+
+    def __str__(self) -> str:
+        return self.state.describe()
+
+
+class ClientState(metaclass=abc.ABCMeta):
+    """What a client knows about its engine, and what it decides from that alone, with no I/O
+    and no event loop: :attr:`id` (``name``, ``author``), the :attr:`options` the engine
+    declares, the values :attr:`config` set by ``configure``, the option lines a call needs,
+    and the checks on lines sent. Subclasses write the lines (:meth:`_write`) and know
+    whether and how the engine ended (:meth:`_exit_code`, :meth:`kill`)."""
+
+    def __init__(self) -> None:
+        self.transport: Any = None
+        self.id: dict[str, str] = {}
+        self.options: UciOptionMap[Option] = UciOptionMap()
+        self.config: UciOptionMap[ConfigValue] = UciOptionMap()
+        self.initialized = False
+        #: Seconds of silence after which a search probes the engine (``None``: never).
+        self.liveness_timeout: float | None = None
+        self._terminated = False
+        self._argv: list[str] = []
+        self._own_group = False
+        self._last_line_sent = ""
+        #: The opponent from ``send_opponent_information``, for calls that name none.
+        self._opponent: Opponent | None = None
+        #: What the engine holds now, for the options this client has set.
+        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
+        #: For log records: formats as :meth:`describe`, but only when written.
+        self.described = _Described(self)
+
+    def describe(self) -> str:
+        """Names the engine in messages: its command, its name, its process id."""
+        parts = []
+        if self._argv:
+            parts.append(" ".join(self._argv))
+        if "name" in self.id:
+            parts.append(f"({self.id['name']})")
+        if self.transport is not None:
+            try:
+                parts.append(f"pid {self.transport.get_pid()}")
+            except Exception:  # a transport without a process (tests)
+                pass
+        return " ".join(parts) or type(self).__name__
+
+    # ---- lines ---------------------------------------------------------------------------
+
+    def send_line(self, line: str, *, probe: bool = False) -> None:
+        """Writes one line to the engine (a ``probe`` is not named in later errors as the
+        last command).
+
+        :raises: :exc:`EngineError` for text with a line break; :exc:`EngineTerminatedError`
+            when the engine has ended.
+        """
+        self.send_lines(line, probe=probe)
+
+    def send_lines(self, *lines: str, probe: bool = False) -> None:
+        """Writes lines to the engine in one write (``position`` and ``go`` together: one
+        system call, and one wake-up of the engine, per search); as :meth:`send_line`."""
+        for line in lines:
+            if "\n" in line or "\r" in line:
+                raise EngineError(f"refusing to send a line break to the engine: {line!r}")
+        error = self.termination_error()
+        if error is not None or self.transport is None:
+            raise error or EngineTerminatedError(f"engine {self.describe()} is not connected")
+        if LOGGER.isEnabledFor(logging.DEBUG):
+            for line in lines:
+                LOGGER.debug("%s: << %s", self.described, line)
+        if not probe and lines:
+            self._last_line_sent = lines[-1]
+        self._write("".join(line + "\n" for line in lines).encode())
+
+    @abc.abstractmethod
+    def _write(self, data: bytes) -> None:
+        """Writes ``data`` to the engine's standard input."""
+
+    # ---- the end -------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def _exit_code(self) -> int | None:
+        """The engine's exit status once known."""
+
+    @abc.abstractmethod
+    def kill(self) -> None:
+        """Ends the engine process now (SIGKILL, its whole process group if it has one)."""
+
+    def termination_error(self) -> EngineTerminatedError | None:
+        """A fresh error describing the engine's end, or ``None`` while it runs."""
+        if not self._terminated:
+            return None
+        code = self._exit_code()
+        return EngineTerminatedError(f"engine process ended (exit code: {code}): {self.describe()}")
+
+    def kill_as_hung(self, what: str) -> EngineTimeoutError:
+        """Kills the engine and returns the error saying why, naming the last command."""
+        self.kill()
+        return EngineTimeoutError(
+            f"engine {self.describe()} {what} (last command: {self._last_line_sent!r}); "
+            "it was killed"
+        )
+
+    def _check_initialized(self) -> None:
+        if not self.initialized:
+            raise EngineError(f"engine {self.describe()} is not initialised")
+
+    # ---- checks both protocols make ---------------------------------------------------------
+
+    @abc.abstractmethod
+    def _option(self, name: str) -> Option:
+        """The engine's option ``name`` that a call may set (:exc:`EngineError` if none)."""
+
+    @abc.abstractmethod
+    def _option_line(self, option: Option, value: ConfigValue) -> str:
+        """The line that sets ``option`` to ``value`` (checked) in the engine."""
+
+    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
+        """The settings that take the engine from what it holds to ``target``."""
+        return option_changes(self.options, self._engine_values, target)
+
+    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
+        """Sends ``changes`` to the engine and notes what it holds now."""
+        for option, value in changes:
+            self.send_line(self._option_line(option, value))
+            if not option.is_action():
+                self._engine_values[option.name] = value
+
+    def _configure_now(self, changes: list[tuple[Option, ConfigValue]]) -> None:
+        """Sends checked ``changes`` and keeps them in :attr:`config` for later calls."""
+        self._apply(changes)
+        for option, value in changes:
+            if not option.is_action():
+                self.config[option.name] = value
+
+    def _parsed(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
+        """``options`` checked: each engine option (all names first) with its parsed value."""
+        named = [(self._option(name), value) for name, value in options.items()]
+        return [(option, option.parse(value)) for option, value in named]
+
+    def _call_config(self, options: ConfigMapping) -> UciOptionMap[ConfigValue]:
+        """The option values one call runs with: :attr:`config` with its ``options`` on top."""
+        target = self.config.copy()
+        for option, value in self._parsed(options):
+            target[option.name] = value
+        return target
+
+    def _search_request(
+        self, root_moves: Iterable[Any] | None, opponent: Opponent | None
+    ) -> tuple[list[Any] | None, Opponent | None]:
+        """Checks a ``play``/``analysis`` call and returns its root moves (listed) and the
+        opponent it plays (its own, else the one from :meth:`send_opponent_information`)."""
+        self._check_initialized()
+        check_opponent(opponent)
+        moves = list(root_moves) if root_moves is not None else None
+        return moves, opponent if opponent is not None else self._opponent
+
+
+class Protocol(ClientState, asyncio.SubprocessProtocol):
     """An engine's side of the pipes (UCI: :class:`UciProtocol`, XBoard:
     :class:`XBoardProtocol`), for use in a running event loop.
 
@@ -200,28 +396,15 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     initialization_wait = 0.0
 
     def __init__(self) -> None:
+        super().__init__()
         self.loop = asyncio.get_running_loop()
         self.transport: asyncio.SubprocessTransport | None = None
         self.returncode: asyncio.Future[int] = self.loop.create_future()
         self.returncode.add_done_callback(_retrieve)
-        self.id: dict[str, str] = {}
-        self.options: UciOptionMap[Option] = UciOptionMap()
-        self.config: UciOptionMap[ConfigValue] = UciOptionMap()
-        self.initialized = False
-        #: Seconds of silence after which a search probes the engine (``None``: never).
-        self.liveness_timeout: float | None = None
         self.command: BaseCommand[Any] | None = None
         self._queue: deque[BaseCommand[Any]] = deque()
-        self._buffers = {1: bytearray(), 2: bytearray()}
+        self._buffers: dict[int, LineBuffer] = {}
         self._stdout_closed = False
-        self._terminated = False
-        self._argv: list[str] = []
-        self._own_group = False
-        self._last_line_sent = ""
-        #: The opponent from :meth:`send_opponent_information`, for calls that name none.
-        self._opponent: Opponent | None = None
-        #: What the engine holds now, for the options this client has set.
-        self._engine_values: UciOptionMap[ConfigValue] = UciOptionMap()
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -262,42 +445,22 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
             raise
         return transport, protocol
 
-    def describe(self) -> str:
-        """Names the engine in messages: its command, its name, its process id."""
-        parts = []
-        if self._argv:
-            parts.append(" ".join(self._argv))
-        if "name" in self.id:
-            parts.append(f"({self.id['name']})")
-        if self.transport is not None:
-            try:
-                parts.append(f"pid {self.transport.get_pid()}")
-            except Exception:  # a transport without a process (tests)
-                pass
-        return " ".join(parts) or type(self).__name__
-
     # ---- asyncio.SubprocessProtocol ------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
-        LOGGER.debug("%s: connection made", self.describe())
+        LOGGER.debug("%s: connection made", self.described)
 
     def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        buffer = self._buffers.setdefault(fd, bytearray())
-        buffer.extend(data.encode() if isinstance(data, str) else data)
-        while True:
-            end = buffer.find(b"\n")
-            if end < 0:
-                if len(buffer) > MAX_LINE_BYTES:
-                    LOGGER.error("%s: dropping %d bytes without a line break", self, len(buffer))
-                    buffer.clear()
-                return
-            line = bytes(buffer[:end]).decode("utf-8", "replace").rstrip("\r")
-            del buffer[: end + 1]
+        buffer = self._buffers.get(fd)
+        if buffer is None:
+            buffer = self._buffers[fd] = LineBuffer(self.described)
+        lines = buffer.feed(data.encode() if isinstance(data, str) else data)
+        for line in lines:
             if fd == 1:
                 self._line_received(line)
             else:
-                LOGGER.warning("%s: stderr >> %s", self.describe(), line)
+                LOGGER.warning("%s: stderr >> %s", self.described, line)
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         if fd == 1:
@@ -307,7 +470,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     def process_exited(self) -> None:
         code = self.transport.get_returncode() if self.transport is not None else None
-        LOGGER.debug("%s: process exited with %s", self.describe(), code)
+        LOGGER.debug("%s: process exited with %s", self.described, code)
         if not self.returncode.done():
             self.returncode.set_result(code if code is not None else -1)
         if self._stdout_closed:
@@ -318,53 +481,26 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
             self.loop.call_later(0.5, self._terminate)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        LOGGER.debug("%s: connection lost (%s)", self.describe(), exc)
+        LOGGER.debug("%s: connection lost (%s)", self.described, exc)
         self._terminate()
 
     # ---- lines ---------------------------------------------------------------------------
 
     def _line_received(self, line: str) -> None:
-        LOGGER.debug("%s: >> %s", self.describe(), line)
+        LOGGER.debug("%s: >> %s", self.described, line)
         command = self.command
         if command is not None and command.state is not CommandState.DONE:
             command.deliver(line)
         else:
-            LOGGER.debug("%s: ignoring line outside any command: %r", self.describe(), line)
+            LOGGER.debug("%s: ignoring line outside any command: %r", self.described, line)
 
-    def send_line(self, line: str, *, probe: bool = False) -> None:
-        """Writes one line to the engine (a ``probe`` is not named in later errors as the
-        last command).
-
-        :raises: :exc:`EngineError` for text with a line break; :exc:`EngineTerminatedError`
-            when the engine has ended.
-        """
-        self.send_lines(line, probe=probe)
-
-    def send_lines(self, *lines: str, probe: bool = False) -> None:
-        """Writes lines to the engine in one write (``position`` and ``go`` together: one
-        system call, and one wake-up of the engine, per search); as :meth:`send_line`."""
-        for line in lines:
-            if "\n" in line or "\r" in line:
-                raise EngineError(f"refusing to send a line break to the engine: {line!r}")
-        error = self.termination_error()
-        if error is not None or self.transport is None:
-            raise error or EngineTerminatedError(f"engine {self.describe()} is not connected")
-        if LOGGER.isEnabledFor(logging.DEBUG):
-            for line in lines:
-                LOGGER.debug("%s: << %s", self.describe(), line)
-        if not probe and lines:
-            self._last_line_sent = lines[-1]
-        pipe = self.transport.get_pipe_transport(0)
-        pipe.write("".join(line + "\n" for line in lines).encode())  # type: ignore[union-attr]
+    def _write(self, data: bytes) -> None:
+        self.transport.get_pipe_transport(0).write(data)  # type: ignore[union-attr]
 
     # ---- the end -------------------------------------------------------------------------
 
-    def termination_error(self) -> EngineTerminatedError | None:
-        """A fresh error describing the engine's end, or ``None`` while it runs."""
-        if not self._terminated:
-            return None
-        code = self.returncode.result() if self.returncode.done() else None
-        return EngineTerminatedError(f"engine process ended (exit code: {code}): {self.describe()}")
+    def _exit_code(self) -> int | None:
+        return self.returncode.result() if self.returncode.done() else None
 
     def _terminate(self) -> None:
         if self._terminated:
@@ -387,14 +523,6 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
             _process.kill(self.transport, group=self._own_group)
         else:
             self.transport.kill()
-
-    def kill_as_hung(self, what: str) -> EngineTimeoutError:
-        """Kills the engine and returns the error saying why, naming the last command."""
-        self.kill()
-        return EngineTimeoutError(
-            f"engine {self.describe()} {what} (last command: {self._last_line_sent!r}); "
-            "it was killed"
-        )
 
     # ---- running commands ----------------------------------------------------------------
 
@@ -455,53 +583,6 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
             if self.command is command:
                 self.command = None
             self._start_next()
-
-    def _check_initialized(self) -> None:
-        if not self.initialized:
-            raise EngineError(f"engine {self.describe()} is not initialised")
-
-    # ---- checks both protocols make ---------------------------------------------------------
-
-    @abc.abstractmethod
-    def _option(self, name: str) -> Option:
-        """The engine's option ``name`` that a call may set (:exc:`EngineError` if none)."""
-
-    @abc.abstractmethod
-    def _option_line(self, option: Option, value: ConfigValue) -> str:
-        """The line that sets ``option`` to ``value`` (checked) in the engine."""
-
-    def _changes(self, target: UciOptionMap[ConfigValue]) -> list[tuple[Option, ConfigValue]]:
-        """The settings that take the engine from what it holds to ``target``."""
-        return option_changes(self.options, self._engine_values, target)
-
-    def _apply(self, changes: list[tuple[Option, ConfigValue]]) -> None:
-        """Sends ``changes`` to the engine and notes what it holds now."""
-        for option, value in changes:
-            self.send_line(self._option_line(option, value))
-            if not option.is_action():
-                self._engine_values[option.name] = value
-
-    def _parsed(self, options: ConfigMapping) -> list[tuple[Option, ConfigValue]]:
-        """``options`` checked: each engine option (all names first) with its parsed value."""
-        named = [(self._option(name), value) for name, value in options.items()]
-        return [(option, option.parse(value)) for option, value in named]
-
-    def _call_config(self, options: ConfigMapping) -> UciOptionMap[ConfigValue]:
-        """The option values one call runs with: :attr:`config` with its ``options`` on top."""
-        target = self.config.copy()
-        for option, value in self._parsed(options):
-            target[option.name] = value
-        return target
-
-    def _search_request(
-        self, root_moves: Iterable[Any] | None, opponent: Opponent | None
-    ) -> tuple[list[Any] | None, Opponent | None]:
-        """Checks a ``play``/``analysis`` call and returns its root moves (listed) and the
-        opponent it plays (its own, else the one from :meth:`send_opponent_information`)."""
-        self._check_initialized()
-        check_opponent(opponent)
-        moves = list(root_moves) if root_moves is not None else None
-        return moves, opponent if opponent is not None else self._opponent
 
     # ---- the interface ---------------------------------------------------------------------
 

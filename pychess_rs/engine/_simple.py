@@ -1,5 +1,10 @@
-"""Engines without asyncio: :class:`SimpleEngine` runs a protocol on an event loop in a
-thread of its own and blocks on each call.
+"""Engines without asyncio: :class:`SimpleEngine` blocks on each call.
+
+A UCI engine is driven by the calling thread itself (:mod:`pychess_rs.engine._uci_sync`:
+it writes the commands and waits on the engine's pipe with ``poll``, no event loop in
+between). An XBoard engine, a UCI engine started with a subclass of :class:`UciProtocol`
+(which may override its coroutines), and any engine where pipes cannot be polled (Windows)
+runs its protocol on an event loop in a thread of its own, each call waiting on a future.
 
 Beyond python-chess's class of the same name it promises:
 
@@ -12,7 +17,8 @@ Beyond python-chess's class of the same name it promises:
   ``isready``, and after as long again in silence it is taken as hung. A hung engine is
   killed and the call raises :exc:`EngineTimeoutError` naming the engine and the command.
 * **Threads may share one engine**: calls are serialised (an analysis handle only holds the
-  engine until the next call, which stops it).
+  engine until the next call, which stops it; on the blocking UCI client, reading the
+  handle holds the engine's lock until the next report).
 * **It pickles**: unpickled, it starts the same command with the same options again.
 """
 
@@ -32,6 +38,8 @@ from ._limits import BestMove, Limit, Opponent, PlayResult
 from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
 from ._protocol import BaseCommand, Protocol
 from ._uci import UciProtocol
+from ._uci_sync import SyncAnalysis, SyncUciProtocol
+from ._uci_sync import available as _sync_available
 
 __all__ = ["SimpleAnalysisResult", "SimpleEngine", "run_in_background"]
 
@@ -176,10 +184,15 @@ async def _wind_down(protocol: Protocol, grace: float | None) -> None:
         protocol.transport.close()
 
 
-def _shut_down(protocol: Protocol, runner: _LoopThread | None, grace: float | None) -> None:
+def _shut_down(
+    protocol: Protocol | SyncUciProtocol, runner: _LoopThread | None, grace: float | None
+) -> None:
     """Ends the engine and its loop: after ``quit`` and up to ``grace`` seconds, or with
     ``grace=None`` by SIGKILL at once (the finaliser of :class:`SimpleEngine`, which must
     hold no reference to the handle)."""
+    if isinstance(protocol, SyncUciProtocol):
+        protocol.shutdown(grace, reader_gone=True)
+        return
     if grace is None:
         protocol.kill()  # at once and from any thread, even if the loop no longer runs
     loop = runner.loop if runner is not None else protocol.loop
@@ -227,8 +240,8 @@ class SimpleEngine:
 
     def __init__(
         self,
-        transport: asyncio.SubprocessTransport,
-        protocol: Protocol,
+        transport: Any,
+        protocol: Protocol | SyncUciProtocol,
         *,
         timeout: float | None = 10.0,
         _runner: _LoopThread | None = None,
@@ -236,6 +249,8 @@ class SimpleEngine:
     ) -> None:
         self.transport = transport
         self.protocol = protocol
+        #: The blocking UCI client, when the engine runs on it.
+        self._sync = protocol if isinstance(protocol, SyncUciProtocol) else None
         self._runner = _runner
         self._spawn = _spawn
         self._lock = threading.Lock()
@@ -271,6 +286,23 @@ class SimpleEngine:
         :raises: :exc:`FileNotFoundError` without such a program, :exc:`EngineError` (or
             :exc:`EngineTimeoutError`) if the engine does not introduce itself.
         """
+        spawn = {
+            "protocol": Protocol,
+            "command": command,
+            "timeout": timeout,
+            "debug": debug,
+            "setpgrp": setpgrp,
+            "popen_args": popen_args,
+        }
+        if Protocol is UciProtocol and _sync_available():
+            sync = SyncUciProtocol.popen(command, setpgrp=setpgrp, **popen_args)
+            try:
+                sync.liveness_timeout = timeout
+                sync.initialize(timeout=timeout)
+            except BaseException:
+                sync.shutdown(None, reader_gone=True)
+                raise
+            return cls(sync.transport, sync, timeout=timeout, _spawn=spawn)
         runner = _LoopThread(debug)
         try:
             transport, protocol = runner.run(Protocol.popen(command, setpgrp=setpgrp, **popen_args))
@@ -284,14 +316,6 @@ class SimpleEngine:
         except BaseException:
             _shut_down(protocol, runner, None)
             raise
-        spawn = {
-            "protocol": Protocol,
-            "command": command,
-            "timeout": timeout,
-            "debug": debug,
-            "setpgrp": setpgrp,
-            "popen_args": popen_args,
-        }
         return cls(transport, protocol, timeout=timeout, _runner=runner, _spawn=spawn)
 
     @classmethod
@@ -332,16 +356,28 @@ class SimpleEngine:
         if self._closed:
             coroutine.close()
             raise EngineTerminatedError(f"engine {self.protocol.describe()} was closed")
+        protocol = self._loop_protocol()
         runner = self._runner
-        bounded = _bounded(self.protocol, coroutine, timeout, what)
+        bounded = _bounded(protocol, coroutine, timeout, what)
         if runner is not None:
             return runner.run(bounded)
-        return asyncio.run_coroutine_threadsafe(bounded, self.protocol.loop).result()
+        return asyncio.run_coroutine_threadsafe(bounded, protocol.loop).result()
 
     def _call(self, coroutine: Coroutine[Any, Any, T], timeout: float | None, what: str) -> T:
         """One command at a time: other threads wait here."""
         with self._lock:
             return self._run(coroutine, timeout, what)
+
+    def _loop_protocol(self) -> Protocol:
+        assert not isinstance(self.protocol, SyncUciProtocol)
+        return self.protocol
+
+    def _blocking(self, call: Callable[[SyncUciProtocol], T]) -> T:
+        """``call`` on the blocking client, one at a time: other threads wait here."""
+        with self._lock:
+            if self._closed:
+                raise EngineTerminatedError(f"engine {self.protocol.describe()} was closed")
+            return call(self._sync)  # type: ignore[arg-type]
 
     def _search_timeout(self, board: Any, limit: Limit | None) -> float | None:
         """:attr:`timeout` plus the time the limit allows, or ``None`` when it allows
@@ -372,25 +408,51 @@ class SimpleEngine:
         return self._runner.call(function) if self._runner is not None else function()
 
     def communicate(self, command_factory: Callable[[Protocol], BaseCommand[T]]) -> T:
-        """Runs a custom command (see :meth:`Protocol.communicate`)."""
-        return self._call(self.protocol.communicate(command_factory), self._timeout, "a command")
+        """Runs a custom command (see :meth:`Protocol.communicate`).
+
+        :raises: :exc:`EngineError` on the blocking UCI client, which runs no commands of
+            the event loop's kind: start the engine with a subclass of :class:`UciProtocol`
+            (``SimpleEngine.popen(MyUciProtocol, ...)``) to run them.
+        """
+        if self._sync is not None:
+            raise EngineError(
+                "custom commands run on the event loop's client: start the engine with "
+                "SimpleEngine.popen(<a subclass of UciProtocol>, ...) for them"
+            )
+        coroutine = self._loop_protocol().communicate(command_factory)
+        return self._call(coroutine, self._timeout, "a command")
 
     def configure(self, options: ConfigMapping) -> None:
         """Sets engine options for all later calls (see :meth:`Protocol.configure`)."""
-        self._call(self.protocol.configure(options), self._timeout, "configure")
+        timeout = self._timeout
+        if self._sync is not None:
+            self._blocking(lambda sync: sync.configure(options, timeout=timeout, what="configure"))
+            return
+        self._call(self._loop_protocol().configure(options), timeout, "configure")
 
     def send_opponent_information(
         self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
         """Tells the engine who it plays from the next game on."""
-        coroutine = self.protocol.send_opponent_information(
+        if self._sync is not None:
+            self._blocking(
+                lambda sync: sync.send_opponent_information(
+                    opponent=opponent, engine_rating=engine_rating
+                )
+            )
+            return
+        coroutine = self._loop_protocol().send_opponent_information(
             opponent=opponent, engine_rating=engine_rating
         )
         self._call(coroutine, self._timeout, "send_opponent_information")
 
     def ping(self) -> None:
         """Waits until the engine has processed everything sent so far."""
-        self._call(self.protocol.ping(), self._timeout, "ping")
+        timeout = self._timeout
+        if self._sync is not None:
+            self._blocking(lambda sync: sync.ping(timeout=timeout))
+            return
+        self._call(self._loop_protocol().ping(), timeout, "ping")
 
     def play(
         self,
@@ -406,7 +468,23 @@ class SimpleEngine:
         opponent: Opponent | None = None,
     ) -> PlayResult:
         """Asks for a move (see :meth:`Protocol.play`)."""
-        coroutine = self.protocol.play(
+        timeout = self._search_timeout(board, limit)
+        if self._sync is not None:
+            return self._blocking(
+                lambda sync: sync.play(
+                    board,
+                    limit,
+                    game=game,
+                    info=info,
+                    ponder=ponder,
+                    draw_offered=draw_offered,
+                    root_moves=root_moves,
+                    options=options,
+                    opponent=opponent,
+                    timeout=timeout,
+                )
+            )
+        coroutine = self._loop_protocol().play(
             board,
             limit,
             game=game,
@@ -417,7 +495,7 @@ class SimpleEngine:
             options=options,
             opponent=opponent,
         )
-        return self._call(coroutine, self._search_timeout(board, limit), "play")
+        return self._call(coroutine, timeout, "play")
 
     @overload
     def analyse(
@@ -457,7 +535,23 @@ class SimpleEngine:
         options: ConfigMapping = {},  # noqa: B006
     ) -> InfoDict | list[InfoDict]:
         """Analyses until ``limit`` (see :meth:`Protocol.analyse`)."""
-        coroutine = self.protocol.analyse(
+        timeout = self._search_timeout(board, limit)
+        sync = self._sync
+        if sync is not None:
+            with self._lock:
+                if self._closed:
+                    raise EngineTerminatedError(f"engine {sync.describe()} was closed")
+                return sync.analyse(
+                    board,
+                    limit,
+                    multipv=multipv,
+                    game=game,
+                    info=info,
+                    root_moves=root_moves,
+                    options=options,
+                    timeout=timeout,
+                )
+        coroutine = self._loop_protocol().analyse(
             board,
             limit,
             multipv=multipv,
@@ -467,7 +561,7 @@ class SimpleEngine:
             options=options,
         )
         # (cast: mypy solves the result type of the overloads' union as their join)
-        result = self._call(coroutine, self._search_timeout(board, limit), "analyse")
+        result = self._call(coroutine, timeout, "analyse")
         return cast("InfoDict | list[InfoDict]", result)
 
     def analysis(
@@ -483,7 +577,23 @@ class SimpleEngine:
     ) -> SimpleAnalysisResult:
         """Starts an analysis and returns its handle (see :meth:`Protocol.analysis`); the
         engine is held only until the next call, which stops the analysis."""
-        coroutine = self.protocol.analysis(
+        search_timeout = self._search_timeout(board, limit)
+        if self._sync is not None:
+            timeout = self._timeout
+            handle = self._blocking(
+                lambda sync: sync.analysis(
+                    board,
+                    limit,
+                    multipv=multipv,
+                    game=game,
+                    info=info,
+                    root_moves=root_moves,
+                    options=options,
+                    timeout=timeout,
+                )
+            )
+            return SimpleAnalysisResult(self, handle, search_timeout)
+        coroutine = self._loop_protocol().analysis(
             board,
             limit,
             multipv=multipv,
@@ -493,7 +603,7 @@ class SimpleEngine:
             options=options,
         )
         inner = self._call(coroutine, self._timeout, "analysis")
-        return SimpleAnalysisResult(self, inner, self._search_timeout(board, limit))
+        return SimpleAnalysisResult(self, inner, search_timeout)
 
     def send_game_result(
         self,
@@ -503,7 +613,17 @@ class SimpleEngine:
         game_complete: bool = True,
     ) -> None:
         """Tells the engine how the game ended (see :meth:`Protocol.send_game_result`)."""
-        coroutine = self.protocol.send_game_result(board, winner, game_ending, game_complete)
+        if self._sync is not None:
+            timeout = self._timeout
+            self._blocking(
+                lambda sync: sync.send_game_result(
+                    board, winner, game_ending, game_complete, timeout=timeout
+                )
+            )
+            return
+        coroutine = self._loop_protocol().send_game_result(
+            board, winner, game_ending, game_complete
+        )
         self._call(coroutine, self._timeout, "send_game_result")
 
     # ---- the end -------------------------------------------------------------------------
@@ -515,7 +635,11 @@ class SimpleEngine:
             exit in time; it is then killed.
         """
         try:
-            self._run(self.protocol.quit(), self._timeout, "quit")
+            timeout = self._timeout
+            if self._sync is not None:
+                self._blocking(lambda sync: sync.quit(timeout=timeout))
+            else:
+                self._run(self._loop_protocol().quit(), timeout, "quit")
         finally:
             self.close()
 
@@ -523,9 +647,32 @@ class SimpleEngine:
         """Ends the engine: ``quit``, then SIGKILL if it has not exited within a second, and
         stops the event loop. Calls after this raise :exc:`EngineTerminatedError`."""
         self._closed = True
-        if self._finalizer.alive:
-            self._finalizer.detach()
+        if not self._finalizer.alive:
+            return
+        self._finalizer.detach()
+        sync = self._sync
+        if sync is None:
             _shut_down(self.protocol, self._runner, QUIT_GRACE)
+            return
+        if self._lock.acquire(blocking=False):
+            # Nobody reads the engine: read its last lines here while it quits.
+            try:
+                try:
+                    sync.quit(timeout=QUIT_GRACE)
+                except EngineError:
+                    pass
+                sync.shutdown(None, reader_gone=True)
+            finally:
+                self._lock.release()
+            return
+        # A call runs in another thread: end the engine under it (the call then fails with
+        # EngineTerminatedError), and close the pipes once it has let go of them.
+        sync.shutdown(QUIT_GRACE, reader_gone=False)
+        if self._lock.acquire(timeout=10):
+            try:
+                sync.transport.close()
+            finally:
+                self._lock.release()
 
     def __enter__(self) -> SimpleEngine:
         return self
@@ -552,7 +699,10 @@ class SimpleAnalysisResult:
     :meth:`stop` it, :meth:`wait` for the best move. Leaving ``with`` stops it."""
 
     def __init__(
-        self, simple_engine: SimpleEngine, inner: AnalysisResult, timeout: float | None = None
+        self,
+        simple_engine: SimpleEngine,
+        inner: AnalysisResult | SyncAnalysis,
+        timeout: float | None = None,
     ) -> None:
         self.simple_engine = simple_engine
         self.inner = inner
@@ -564,30 +714,64 @@ class SimpleAnalysisResult:
     def _read(self, function: Callable[[], T]) -> T:
         return self.simple_engine._read(function)
 
+    def _loop_inner(self) -> AnalysisResult:
+        assert isinstance(self.inner, AnalysisResult)
+        return self.inner
+
+    def _blocking(self, call: Callable[[SyncAnalysis], T]) -> T:
+        """``call`` on the blocking client's handle, holding the engine's lock."""
+        assert isinstance(self.inner, SyncAnalysis)
+        with self.simple_engine._lock:
+            return call(self.inner)
+
+    def _caught_up(self, function: Callable[[], T]) -> T:
+        """``function()`` after taking in the reports already sent (on the blocking client,
+        if no call holds the engine now)."""
+        inner = self.inner
+        if isinstance(inner, SyncAnalysis):
+            lock = self.simple_engine._lock
+            if lock.acquire(blocking=False):
+                try:
+                    inner.catch_up()
+                finally:
+                    lock.release()
+            return function()
+        return self._read(function)
+
     @property
     def info(self) -> InfoDict:
         """The best line's merged report so far (a copy)."""
-        return self._read(lambda: InfoDict(**self.inner.info))
+        return self._caught_up(lambda: InfoDict(**self.inner.info))
 
     @property
     def multipv(self) -> list[InfoDict]:
         """Every line's merged report so far, best first (copies)."""
-        return self._read(lambda: [InfoDict(**info) for info in self.inner.multipv])
+        return self._caught_up(lambda: [InfoDict(**info) for info in self.inner.multipv])
 
     def stop(self) -> None:
         """Asks the engine to stop (it then sends its best move)."""
+        if isinstance(self.inner, SyncAnalysis):
+            self._blocking(SyncAnalysis.stop)
+            return
         self._read(self.inner.stop)
 
     def wait(self) -> BestMove:
         """Waits for the end of the analysis; its best move."""
-        return self._await(self.inner.wait(), self._timeout, "the analysis")
+        timeout = self._timeout
+        if isinstance(self.inner, SyncAnalysis):
+            return self._blocking(lambda inner: inner.wait(timeout=timeout))
+        return self._await(self.inner.wait(), timeout, "the analysis")
 
     def would_block(self) -> bool:
         """Would :meth:`get` have to wait?"""
+        if isinstance(self.inner, SyncAnalysis):
+            return self._blocking(SyncAnalysis.would_block)
         return self._read(self.inner.would_block)
 
     def empty(self) -> bool:
         """Has every report so far been read?"""
+        if isinstance(self.inner, SyncAnalysis):
+            return self._blocking(SyncAnalysis.empty)
         return self._read(self.inner.empty)
 
     def get(self) -> InfoDict:
@@ -595,11 +779,16 @@ class SimpleAnalysisResult:
 
         :raises: :exc:`AnalysisComplete` after the last one.
         """
-        return self._await(self.inner.get(), None, "the analysis")
+        if isinstance(self.inner, SyncAnalysis):
+            return self._blocking(SyncAnalysis.get)
+        return self._await(self._loop_inner().get(), None, "the analysis")
 
     def next(self) -> InfoDict | None:
         """The next unread report, or ``None`` after the last one."""
-        return self._await(self.inner.next(), None, "the analysis")
+        try:
+            return self.get()
+        except AnalysisComplete:
+            return None
 
     def __iter__(self) -> Iterator[InfoDict]:
         return self

@@ -10,6 +10,11 @@ opponent) sends ``ucinewgame`` and waits for ``readyok``.
 After ``play(..., ponder=True)`` the engine thinks on the expected reply in the background;
 the next ``play`` on exactly that position, with nothing else changed, sends ``ponderhit``
 and takes that search's move, any other command sends ``stop`` first.
+
+All of that, and how each line the engine sends is read (:func:`search_line`,
+:meth:`UciSession.intro_line`), is :class:`UciSession`'s, without I/O: the event loop's
+:class:`UciProtocol` and the blocking client of :mod:`pychess_rs.engine._uci_sync` (what
+``SimpleEngine`` uses) only differ in how they wait for the engine.
 """
 
 from __future__ import annotations
@@ -28,13 +33,14 @@ from ._options import ConfigMapping, ConfigValue, Option, UciOptionMap
 from ._protocol import (
     LOGGER,
     BaseCommand,
+    ClientState,
     CommandState,
     Protocol,
     Signal,
     check_game_ending,
 )
 
-__all__ = ["UciProtocol", "popen_uci"]
+__all__ = ["UciProtocol", "UciSession", "popen_uci"]
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -149,6 +155,26 @@ def parse_bestmove(board: Any, text: str) -> BestMove:
     return BestMove(move, ponder)
 
 
+def search_line(
+    line: str, board: Any, selector: Info, on_info: Callable[[InfoDict], None]
+) -> BestMove | None:
+    """Reads one line of a search from ``board``: an ``info`` line goes (parsed, the parts
+    ``selector`` asks for) to ``on_info``; a ``bestmove`` line is the search's end, its
+    move returned. Anything else: ``None``.
+
+    :raises: :exc:`EngineError` for a best move that is not legal there.
+    """
+    word, _, rest = line.strip().partition(" ")
+    if word == "info":
+        if selector:
+            parsed = parse_uci_info(rest, board, selector)
+            if parsed:
+                on_info(parsed)
+    elif word == "bestmove":
+        return parse_bestmove(board, rest)
+    return None
+
+
 def _opponent_text(opponent: Opponent) -> str:
     """The value of ``UCI_Opponent``: ``title rating computer|human name``."""
     title = opponent.title or "none"
@@ -181,8 +207,11 @@ class _Ponderhit:
     result: Any  # asyncio.Future[PlayResult]
 
 
-class UciProtocol(Protocol):
-    """The UCI client (see the module's notes)."""
+class UciSession(ClientState):
+    """What a UCI client decides without I/O (shared by :class:`UciProtocol` and the
+    blocking client of :mod:`pychess_rs.engine._uci_sync`): the checked options of a call,
+    the lines that bring the engine's options and game up to date, the ``position`` line,
+    and what the engine's introduction says."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -262,31 +291,6 @@ class UciProtocol(Protocol):
             line += " moves " + " ".join(move.uci() for move in board.move_stack)
         return line
 
-    # ---- commands ---------------------------------------------------------------------------
-
-    async def initialize(self) -> None:
-        await self.communicate(_Initialize)
-
-    def debug(self, on: bool = True) -> None:
-        """Switches the engine's debug mode (``debug on``/``debug off``)."""
-        self.send_line("debug on" if on else "debug off")
-
-    async def ping(self) -> None:
-        self._check_initialized()
-        await self.communicate(_IsReady)
-
-    async def send_game_result(
-        self,
-        board: Any,
-        winner: bool | None = None,
-        game_ending: str | None = None,
-        game_complete: bool = True,
-    ) -> None:
-        # UCI has no words for a result; a ponder search still running is stopped.
-        check_game_ending(game_ending)
-        if self.command is not None and self.command.background:
-            self.command.cancel()
-
     def _search(
         self,
         board: Any,
@@ -304,6 +308,94 @@ class UciProtocol(Protocol):
         moves, chosen = self._search_request(root_moves, opponent)
         target = self._target(board, options, analysis=analysis, ponder=ponder, multipv=multipv)
         return _Search(board, limit, moves, info, game, chosen, target)
+
+    def debug(self, on: bool = True) -> None:
+        """Switches the engine's debug mode (``debug on``/``debug off``)."""
+        self.send_line("debug on" if on else "debug off")
+
+    def intro_line(self, line: str) -> bool:
+        """Takes in one line of the engine's answer to ``uci`` (``id``, ``option``);
+        ``True`` at ``uciok``, its end (the engine is then initialised)."""
+        word, _, rest = line.strip().partition(" ")
+        if word == "uciok":
+            self.initialized = True
+            return True
+        if word == "id":
+            key, _, value = rest.strip().partition(" ")
+            self.id[key] = value.strip()
+        elif word == "option":
+            try:
+                option = parse_uci_option(rest)
+            except EngineError as error:
+                LOGGER.warning("%s: %s", self.described, error)
+            else:
+                self.options[option.name] = option
+        return False
+
+    def prepare_search(self, search: _Search) -> bool:
+        """Sends what brings the engine's options and game to what ``search`` needs; ``True``
+        when that started a new game (``ucinewgame``): the caller then sends ``isready``
+        and waits for ``readyok`` before the search."""
+        self._apply(self._changes(search.target))
+        if not self._new_game_needed(search.game, search.opponent):
+            return False
+        self.send_line("ucinewgame")
+        self._first_game = False
+        self._game = search.game
+        if search.opponent is not None and "UCI_Opponent" in self.options:
+            option = self.options["UCI_Opponent"]
+            self.send_line(self._option_line(option, _opponent_text(search.opponent)))
+        self._opponent_sent = search.opponent
+        return True
+
+    def start_search(self, search: _Search, *, analysis: bool) -> None:
+        """Sends ``position`` and ``go`` for ``search`` in one write (an analysis without a
+        limit searches until stopped)."""
+        limit = search.limit
+        infinite = analysis and (limit is None or limit == Limit())
+        self.send_lines(
+            self.position_line(search.board),
+            go_command(limit, root_moves=search.root_moves, ponder=False, infinite=infinite),
+        )
+
+    def start_ponder(self, board: Any, limit: Limit | None) -> str:
+        """Sends ``position`` (``board``: the expected reply played) and ``go ponder``;
+        the ``position`` line, which a later ``play`` must match for a ``ponderhit``."""
+        line = self.position_line(board)
+        self.send_lines(line, go_command(limit, root_moves=None, ponder=True, infinite=False))
+        return line
+
+    def ponderhit_fits(self, ponder_line: str | None, board: Any, search: _Search) -> bool:
+        """May a ``play`` of ``search`` on ``board`` take over the ponder search on
+        ``ponder_line``: the same position, with no option to change and no new game?"""
+        return (
+            ponder_line == self.position_line(board)
+            and not self._changes(search.target)
+            and not self._new_game_needed(search.game, search.opponent)
+        )
+
+
+class UciProtocol(UciSession, Protocol):
+    """The UCI client on an event loop (see the module's notes)."""
+
+    async def initialize(self) -> None:
+        await self.communicate(_Initialize)
+
+    async def ping(self) -> None:
+        self._check_initialized()
+        await self.communicate(_IsReady)
+
+    async def send_game_result(
+        self,
+        board: Any,
+        winner: bool | None = None,
+        game_ending: str | None = None,
+        game_complete: bool = True,
+    ) -> None:
+        # UCI has no words for a result; a ponder search still running is stopped.
+        check_game_ending(game_ending)
+        if self.command is not None and self.command.background:
+            self.command.cancel()
 
     async def play(
         self,
@@ -335,9 +427,7 @@ class UciProtocol(Protocol):
             isinstance(pondering, _Play)
             and pondering.can_ponderhit()
             and not self.has_waiting_commands()
-            and pondering.ponder_line == self.position_line(board)
-            and not self._changes(search.target)
-            and not self._new_game_needed(game, search.opponent)
+            and self.ponderhit_fits(pondering.ponder_line, board, search)
         ):
             hit = _Ponderhit(board, limit, info, ponder, self.loop.create_future())
             pondering.ponderhit(hit)
@@ -406,22 +496,8 @@ class _Initialize(_UciCommand):
         engine.send_line("uci")
         while True:
             event = await self.receive()
-            if not isinstance(event, str):
-                continue
-            word, _, rest = event.strip().partition(" ")
-            if word == "uciok":
+            if isinstance(event, str) and engine.intro_line(event):
                 break
-            if word == "id":
-                key, _, value = rest.strip().partition(" ")
-                engine.id[key] = value.strip()
-            elif word == "option":
-                try:
-                    option = parse_uci_option(rest)
-                except EngineError as error:
-                    LOGGER.warning("%s: %s", engine.describe(), error)
-                    continue
-                engine.options[option.name] = option
-        engine.initialized = True
         self.resolve(None)
 
 
@@ -444,16 +520,7 @@ class _SearchCommand(_UciCommand):
     async def prepare(self) -> bool:
         """Options, ``ucinewgame`` and ``position``; ``False`` when cancelled meanwhile."""
         engine = self.engine
-        search = self.search
-        engine._apply(engine._changes(search.target))
-        if engine._new_game_needed(search.game, search.opponent):
-            engine.send_line("ucinewgame")
-            engine._first_game = False
-            engine._game = search.game
-            if search.opponent is not None and "UCI_Opponent" in engine.options:
-                option = engine.options["UCI_Opponent"]
-                engine.send_line(engine._option_line(option, _opponent_text(search.opponent)))
-            engine._opponent_sent = search.opponent
+        if engine.prepare_search(self.search):
             engine.send_line("isready")
             await self.until("readyok")
         return not self.stop_sent and self.state is CommandState.ACTIVE
@@ -503,13 +570,9 @@ class _SearchCommand(_UciCommand):
                 continue
             if not isinstance(event, str):
                 continue
-            word, _, rest = event.strip().partition(" ")
-            if word == "info" and selector:
-                parsed = parse_uci_info(rest, board, selector)
-                if parsed:
-                    on_info(parsed)
-            elif word == "bestmove":
-                return parse_bestmove(board, rest)
+            best = search_line(event, board, selector, on_info)
+            if best is not None:
+                return best
 
 
 class _Play(_SearchCommand):
@@ -544,13 +607,10 @@ class _Play(_SearchCommand):
         if not await self.prepare():
             self.result.cancel()
             return
-        engine.send_lines(
-            engine.position_line(search.board),
-            go_command(search.limit, root_moves=search.root_moves, ponder=False, infinite=False),
-        )
+        engine.start_search(search, analysis=False)
         info: InfoDict = {}
         best = await self.search_until_bestmove(
-            search.board, search.selector, functools.partial(_merge, info), watched=True
+            search.board, search.selector, functools.partial(merge_play_info, info), watched=True
         )
         board, limit, selector, ponder = search.board, search.limit, search.selector, self.ponder
         future = self.result
@@ -564,10 +624,7 @@ class _Play(_SearchCommand):
             board = board.copy()
             board.push(best.move)
             board.push(best.ponder)
-            self.ponder_line = engine.position_line(board)
-            engine.send_lines(
-                self.ponder_line, go_command(limit, root_moves=None, ponder=True, infinite=False)
-            )
+            self.ponder_line = engine.start_ponder(board, limit)
             self.resolve(future.result(), background=True)
             hit = await self._ponder(board)
             if hit is None:
@@ -583,7 +640,7 @@ class _Play(_SearchCommand):
             self._hit = None
             info = {}
             best = await self.search_until_bestmove(
-                board, selector, functools.partial(_merge, info), watched=True
+                board, selector, functools.partial(merge_play_info, info), watched=True
             )
 
     async def _ponder(self, board: Any) -> _Ponderhit | None:
@@ -609,15 +666,7 @@ class _Analysis(_SearchCommand):
         if not await self.prepare():
             self.result.cancel()
             return
-        engine.send_lines(
-            engine.position_line(search.board),
-            go_command(
-                search.limit,
-                root_moves=search.root_moves,
-                ponder=False,
-                infinite=search.limit is None or search.limit == Limit(),
-            ),
-        )
+        engine.start_search(search, analysis=True)
         self.resolve(analysis, background=True)
         try:
             best = await self.search_until_bestmove(
@@ -629,7 +678,7 @@ class _Analysis(_SearchCommand):
         analysis.set_finished(best)
 
 
-def _merge(info: InfoDict, new: InfoDict) -> None:
+def merge_play_info(info: InfoDict, new: InfoDict) -> None:
     """A ``play`` keeps the latest report of its best line (and any ``string``)."""
     if new.get("multipv", 1) == 1:
         info.update(new)

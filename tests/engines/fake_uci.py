@@ -18,6 +18,11 @@ reports the options it holds in an ``info string``. Behaviours (any combination)
   die-at-ply:N  on ``go`` in the position N plies after the start: exits with status 3
   strict        exits with status 5 if a command arrives while it searches (a client that
                 does not serialise its calls)
+  split-lines   writes each line in pieces of 7 bytes, flushing and pausing after each
+                (lines reach the client across many reads)
+  chatty        on ``go``: an info line every 10 ms, never ``bestmove``
+  long-info     on ``go``: first an ``info string`` of 300,000 characters (longer than
+                one read of the pipe)
 """
 
 from __future__ import annotations
@@ -42,6 +47,13 @@ def say(line: str) -> None:
         if "garbage" in BEHAVIOURS:
             sys.stdout.buffer.write(b"\xff\xfe junk \x00 bestmove\n")
             sys.stdout.write("info depth x score cp\noption nonsense\nhello  world\n")
+        if "split-lines" in BEHAVIOURS:
+            data = (line + "\n").encode()
+            for start in range(0, len(data), 7):
+                sys.stdout.buffer.write(data[start : start + 7])
+                sys.stdout.flush()
+                time.sleep(0.0005)
+            return
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
@@ -49,6 +61,8 @@ def say(line: str) -> None:
 def search(infinite: bool) -> None:
     if "slow" in BEHAVIOURS:
         time.sleep(0.02)
+    if "long-info" in BEHAVIOURS:
+        say("info string " + "x" * 300_000)
     say("info string " + " ".join(f"{k}={v}" for k, v in OPTIONS.items()))
     ply = position["ply"]
     best, reply = GAME[ply % len(GAME)], GAME[(ply + 1) % len(GAME)]
@@ -57,6 +71,14 @@ def search(infinite: bool) -> None:
         stopped.wait()
     searching.clear()
     say(f"bestmove {best} ponder {reply}")
+
+
+def chatter() -> None:
+    depth = 1
+    while True:
+        say(f"info depth {depth} score cp 20 pv e2e4")
+        depth += 1
+        time.sleep(0.01)
 
 
 def main() -> None:
@@ -95,6 +117,9 @@ def main() -> None:
                 say("info depth 1")
                 sys.exit(3)
             if "no-bestmove" in BEHAVIOURS:
+                continue
+            if "chatty" in BEHAVIOURS:
+                threading.Thread(target=chatter, daemon=True).start()
                 continue
             infinite = "infinite" in line or "ponder" in line
             searching.set()

@@ -1,18 +1,20 @@
 """Workloads ``engine-client`` and ``analyse``: the cost of talking to an engine.
 
 ``engine-client``: the client's own time per ``analyse(board, Limit(depth=1))`` call, ours
-(:class:`pychess_rs.engine.SimpleEngine`) against python-chess's
-(``chess.engine.SimpleEngine``), both on the same fake UCI engine, interleaved in one process.
-The fake (:data:`FAKE_ENGINE`, written to a temporary file) answers each ``go`` at once with
+(:class:`pychess_rs.engine.SimpleEngine`, which drives a UCI engine on the calling thread)
+against python-chess's (``chess.engine.SimpleEngine``, an asyncio loop in a thread of its
+own), both on the same fake UCI engine, interleaved in one process. The fake
+(:data:`FAKE_ENGINE`, written to a temporary file) answers each ``go`` at once with
 ``info depth 1 score cp 10 pv M`` and ``bestmove M``, ``M`` a legal move of the position it was
 sent, looked up in a table the bench writes beside it. What is left after the fake's own work
-and the pipes is the client's overhead: a third candidate, a raw client that writes the same
-``position``/``go`` lines to the same fake and reads up to ``bestmove`` with plain blocking
-pipe calls, measures that floor, and the table's note subtracts it from both clients. A
-fourth, the least a client built as both are (an asyncio loop in a thread of its own, the
-caller blocking on a future for each call) can do: one subprocess protocol that only looks
-for ``bestmove``, driven through ``asyncio.run_coroutine_threadsafe``; it shows how much of
-the overhead is the hop between threads rather than either client's own work.
+and the pipes is the client's overhead: the raw client (:class:`RawClient`: one ``write`` of
+the ``position``/``go`` lines, blocking reads of the raw pipe up to ``bestmove``, no
+parsing) measures that floor, and the table's notes subtract it from every other row. Two
+rows show what the design costs: the least a client on a loop thread can do
+(:class:`LoopThreadClient`, a subprocess protocol that only looks for ``bestmove``, driven
+through ``asyncio.run_coroutine_threadsafe``), and our own ``SimpleEngine`` made to run on
+such a loop (started with a subclass of ``UciProtocol``, as before the blocking client).
+Figures, with how much they move on a shared machine: ``docs/engine-client.md``.
 
 ``analyse``: ``pychess-rs analyse`` (run in process, its table discarded) on random games at a
 fixed node count per position with the built-in engine, ``--workers 1`` against ``--workers 2``:
@@ -110,36 +112,44 @@ def positions(count: int, seed: int = POSITIONS_SEED) -> tuple[list[str], dict[s
 
 
 class RawClient:
-    """The floor: the fake engine driven with blocking pipe writes and reads, nothing else."""
+    """The floor: the fake engine driven with the fewest system calls a client can make, on
+    raw pipes: one ``write`` of the ``position`` and ``go`` lines, then blocking ``read``s
+    until the ``bestmove`` line (found by a byte search, the fake sending nothing else that
+    holds the word). What any client must spend on the pipes and the fake itself."""
 
     def __init__(self, command: list[str]) -> None:
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
         )
-        self._send("uci")
-        self._until("uciok")
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin = self.process.stdin.fileno()
+        self.stdout = self.process.stdout.fileno()
+        self.pending = b""
+        os.write(self.stdin, b"uci\n")
+        self._line_after(b"uciok")
 
-    def _send(self, text: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-
-    def _until(self, word: str) -> str:
-        assert self.process.stdout is not None
+    def _line_after(self, word: bytes) -> bytes:
+        """The rest of the first line that holds ``word`` (what precedes it is dropped)."""
+        buffer = self.pending
         while True:
-            line = self.process.stdout.readline()
-            if not line:
+            start = buffer.find(word)
+            if start >= 0:
+                end = buffer.find(b"\n", start)
+                if end >= 0:
+                    self.pending = buffer[end + 1 :]
+                    return buffer[start + len(word) : end]
+            data = os.read(self.stdout, 1 << 16)
+            if not data:
                 raise RuntimeError("the fake engine ended")
-            if line.startswith(word):
-                return line
+            buffer += data
 
     def bestmove(self, fen: str) -> str:
-        self._send(f"position fen {fen}\ngo depth 1")
-        return self._until("bestmove").split()[1]
+        os.write(self.stdin, f"position fen {fen}\ngo depth 1\n".encode())
+        return self._line_after(b"bestmove ").split()[0].decode()
 
     def close(self) -> None:
         with self.process:  # closes the pipes
-            self._send("quit")
+            os.write(self.stdin, b"quit\n")
         self.process.wait(5)
 
 
@@ -231,6 +241,7 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
         command = [sys.executable, "-S", str(script), str(moves)]
         theirs = chess.engine.SimpleEngine.popen_uci(command)
         ours = pychess_rs.engine.SimpleEngine.popen_uci(command)
+        ours_loop = pychess_rs.engine.SimpleEngine.popen(_LoopUciProtocol(), command)
         raw = RawClient(command)
         threaded = LoopThreadClient(command)
         try:
@@ -241,6 +252,10 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
 
             def run_ours() -> tuple[str, ...]:
                 analyse = ours.analyse
+                return tuple(analyse(b, limit_ours)["pv"][0].uci() for b in ours_boards)
+
+            def run_ours_loop() -> tuple[str, ...]:
+                analyse = ours_loop.analyse
                 return tuple(analyse(b, limit_ours)["pv"][0].uci() for b in ours_boards)
 
             def run_raw() -> tuple[str, ...]:
@@ -254,11 +269,15 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
                 Candidate("pychess-rs", _per_call(run_ours, fens), expected),
                 Candidate("raw pipe client (floor)", _per_call(run_raw, fens), expected),
                 Candidate(LOOP_THREAD, _per_call(run_threaded, fens), expected),
+                Candidate(OURS_ON_LOOP, _per_call(run_ours_loop, fens), expected),
             ]
+            for candidate in candidates:  # a warm-up round: the first call starts a game
+                candidate.run()
             timings = interleaved(candidates, rounds, time_wrong=ctx.time_wrong)
         finally:
             theirs.quit()
             ours.quit()
+            ours_loop.quit()
             raw.close()
             threaded.close()
 
@@ -267,20 +286,39 @@ def client_rows(ctx: Context, calls: int | None = None, rounds: int | None = Non
         for t in timings
     ]
     set_ratios(rows, rows[0])
-    raw_row = rows[2]
-    if raw_row.seconds is not None:
-        floor = raw_row.seconds
-        overheads = [None if r.seconds is None else r.seconds - floor for r in rows]
-        for row, overhead in zip(rows, overheads):
-            if row is not raw_row and overhead is not None:
-                row.note += f"; overhead {overhead * 1e6:.0f} us"
-        theirs, ours = overheads[0], overheads[1]
-        if theirs is not None and ours is not None and ours > 0:
-            rows[1].note += f" ({theirs / ours:.1f}x less than python-chess)"
+    add_overheads(rows)
     return rows
 
 
+def add_overheads(rows: list[Row]) -> None:
+    """Notes each row's overhead, its time less the floor's (``rows[2]``), and on ours
+    (``rows[1]``) how many times python-chess's (``rows[0]``) it is."""
+    raw_row = rows[2]
+    if raw_row.seconds is None:
+        return
+    floor = raw_row.seconds
+    overheads = [None if r.seconds is None else r.seconds - floor for r in rows]
+    for row, overhead in zip(rows, overheads):
+        if row is not raw_row and overhead is not None:
+            row.note += f"; overhead {overhead * 1e6:.0f} us"
+    theirs, ours = overheads[0], overheads[1]
+    if theirs is not None and ours is not None:
+        if ours > 0:
+            rows[1].note += f" ({theirs / ours:.1f}x less than python-chess)"
+        else:
+            rows[1].note += " (under the floor: the floor's run was slow, compare again)"
+
+
 LOOP_THREAD = "loop-thread client (floor)"
+OURS_ON_LOOP = "pychess-rs, event-loop client"
+
+
+def _LoopUciProtocol() -> Any:
+    """A subclass of ``UciProtocol``: ``SimpleEngine`` runs it on an event loop in a thread of
+    its own, as before the blocking client (for comparison)."""
+    from pychess_rs.engine import UciProtocol
+
+    return type("LoopUciProtocol", (UciProtocol,), {})
 
 
 def _us(seconds: float | None) -> str:
