@@ -47,7 +47,7 @@ MissingTableError = _core.GaviotaMissingTableError
 class _PythonChessBoard(Protocol):
     castling_rights: int
 
-    def fen(self) -> str: ...
+    def fen(self, *, en_passant: str = ...) -> str: ...
 
 
 AnyBoard = Union[Board, BaseBoard, _PythonChessBoard]
@@ -55,12 +55,14 @@ AnyBoard = Union[Board, BaseBoard, _PythonChessBoard]
 
 def _our_board(board: AnyBoard) -> Board:
     """``board`` as a pychess_rs ``Board``: ours as it is, a python-chess board through its FEN
-    and its castling rights as set (python-chess refuses any, even rights without a rook)."""
+    (the en-passant square as set: the prober finds the legal captures itself) and its
+    castling rights as set (python-chess refuses any, even rights without a rook).
+    The prober calls this for any board that is not a pychess_rs ``Board``."""
     if isinstance(board, Board):
         return board
     if isinstance(board, BaseBoard):
         return board._board
-    ours = Board(board.fen())
+    ours = Board(board.fen(en_passant="fen"))
     ours.castling_rights = board.castling_rights
     return ours
 
@@ -95,7 +97,7 @@ class PythonTablebase:
             material. Use :meth:`get_dtm` to get ``None`` instead. :exc:`OSError` if a table
             file cannot be read or is corrupt.
         """
-        return self._tables.probe_dtm(_our_board(board))
+        return self._tables.probe_dtm(board)
 
     def get_dtm(self, board: AnyBoard, default: int | None = None) -> int | None:
         """:meth:`probe_dtm`, or ``default`` where that raises :exc:`KeyError`."""
@@ -110,7 +112,7 @@ class PythonTablebase:
         :raises: as :meth:`probe_dtm`; :meth:`get_wdl` returns ``None`` instead of a
             :exc:`KeyError`.
         """
-        return self._tables.probe_wdl(_our_board(board))
+        return self._tables.probe_wdl(board)
 
     def get_wdl(self, board: AnyBoard, default: int | None = None) -> int | None:
         """:meth:`probe_wdl`, or ``default`` where that raises :exc:`KeyError`."""

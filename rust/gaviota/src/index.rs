@@ -82,7 +82,10 @@ impl Scheme {
     /// The scheme of a table name such as `"kqkr"` (lowercase, without `.gtb.cp4`), or
     /// `None` for a name that is not a Gaviota table of 3 to 5 pieces.
     pub fn for_name(name: &str) -> Option<Scheme> {
-        let second_king = name[1.min(name.len())..].find('k')? + 1;
+        if !name.is_ascii() || name.is_empty() {
+            return None;
+        }
+        let second_king = name[1..].find('k')? + 1;
         let white = side_letters(&name[..second_king])?;
         let black = side_letters(&name[second_king..])?;
         let p = |c: &u8| *c == b'p';

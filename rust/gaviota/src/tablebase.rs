@@ -130,6 +130,13 @@ struct Table {
     id: u32,
 }
 
+impl Table {
+    /// Scheme, file and id, once the file is open.
+    fn opened(&self) -> Option<(Scheme, Arc<TableFile>, u32)> {
+        Some((self.scheme?, self.file.clone()?, self.id))
+    }
+}
+
 #[derive(Default)]
 struct Tables {
     by_name: HashMap<String, Table>,
@@ -186,35 +193,79 @@ pub struct Tablebase {
     cache: Mutex<BlockCache>,
 }
 
-/// A probe's material as the table sees it.
-struct Request {
-    name: String,
-    /// Squares of the table's white and black, king first, in the table's order.
-    white: Vec<usize>,
-    black: Vec<usize>,
-    /// The table's white to move.
-    white_to_move: bool,
+/// Most pieces a table has.
+const MAX_PIECES: usize = 5;
+
+/// One side's pieces, king first, then by kind strongest first, like pieces by rising
+/// square: their letters (`"kq"`) and squares. Kept on the stack: a probe allocates nothing.
+#[derive(Copy, Clone, Default)]
+struct Side {
+    letters: [u8; MAX_PIECES],
+    squares: [usize; MAX_PIECES],
+    len: usize,
 }
 
-/// One side's pieces: (letters such as `"kq"`, squares), king first, then by kind strongest
-/// first, like pieces by rising square.
-fn side(board: &Board, color: Color) -> (String, Vec<usize>) {
-    let mut letters = String::new();
-    let mut squares = Vec::new();
-    for role in [
-        Role::King,
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ] {
-        for sq in board.pieces(color, role) {
-            letters.push(role.char());
-            squares.push(sq.index());
+impl Side {
+    /// `color`'s pieces on a board of at most [`MAX_PIECES`] pieces.
+    fn of(board: &Board, color: Color) -> Side {
+        let mut side = Side::default();
+        for role in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            for sq in board.pieces(color, role) {
+                if side.len == MAX_PIECES {
+                    // Not a table's material (the caller counted the pieces).
+                    break;
+                }
+                side.letters[side.len] = role.char() as u8;
+                side.squares[side.len] = sq.index();
+                side.len += 1;
+            }
         }
+        side
     }
-    (letters, squares)
+
+    fn letters(&self) -> &str {
+        std::str::from_utf8(&self.letters[..self.len]).unwrap_or_default()
+    }
+
+    fn squares(&self) -> &[usize] {
+        &self.squares[..self.len]
+    }
+
+    /// The side seen from the other end of the board (ranks mirrored).
+    fn upside_down(mut self) -> Side {
+        for sq in &mut self.squares[..self.len] {
+            *sq ^= 56;
+        }
+        self
+    }
+}
+
+/// A table name: two sides' letters one after the other.
+fn table_name<'a>(buffer: &'a mut [u8; 2 * MAX_PIECES], white: &Side, black: &Side) -> &'a str {
+    let (w, b) = (white.letters().as_bytes(), black.letters().as_bytes());
+    buffer[..w.len()].copy_from_slice(w);
+    buffer[w.len()..w.len() + b.len()].copy_from_slice(b);
+    std::str::from_utf8(&buffer[..w.len() + b.len()]).unwrap_or_default()
+}
+
+/// A probe's material as its table sees it.
+struct Request {
+    /// The table's white and black: the board's, or the board's black and white upside down.
+    white: Side,
+    black: Side,
+    /// The table's white to move.
+    white_to_move: bool,
+    /// The table.
+    scheme: Scheme,
+    file: Arc<TableFile>,
+    id: u32,
 }
 
 impl Tablebase {
@@ -332,38 +383,49 @@ impl Tablebase {
     }
 
     /// The board's material as a table names it, the board's colours or swapped.
-    fn request(&self, board: &Board) -> Result<(Request, Scheme, Arc<TableFile>, u32), ProbeError> {
-        let (white_letters, white) = side(board, Color::White);
-        let (black_letters, black) = side(board, Color::Black);
-        let straight = format!("{white_letters}{black_letters}");
-        let swapped_name = format!("{black_letters}{white_letters}");
-        let request = {
+    fn request(&self, board: &Board) -> Result<Request, ProbeError> {
+        let (white, black) = (Side::of(board, Color::White), Side::of(board, Color::Black));
+        let white_to_move = board.turn() == Color::White;
+        let (mut straight, mut swapped) = ([0; 2 * MAX_PIECES], [0; 2 * MAX_PIECES]);
+        let straight = table_name(&mut straight, &white, &black);
+        let swapped = table_name(&mut swapped, &black, &white);
+        let (name, request) = {
             let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-            if tables.by_name.contains_key(&straight) {
-                Request {
-                    name: straight,
-                    white,
-                    black,
-                    white_to_move: board.turn() == Color::White,
-                }
-            } else if tables.by_name.contains_key(&swapped_name) {
+            if let Some(table) = tables.by_name.get(straight) {
+                (
+                    straight,
+                    table.opened().map(|t| (white, black, white_to_move, t)),
+                )
+            } else if let Some(table) = tables.by_name.get(swapped) {
                 // Black's pieces play white's part, the board turned upside down.
-                let flip = |squares: Vec<usize>| squares.into_iter().map(|s| s ^ 56).collect();
-                Request {
-                    name: swapped_name,
-                    white: flip(black),
-                    black: flip(white),
-                    white_to_move: board.turn() == Color::Black,
-                }
+                let (w, b) = (black.upside_down(), white.upside_down());
+                (swapped, table.opened().map(|t| (w, b, !white_to_move, t)))
             } else {
                 return Err(ProbeError::MissingTable {
-                    white: white_letters.to_uppercase(),
-                    black: black_letters.to_uppercase(),
+                    white: white.letters().to_uppercase(),
+                    black: black.letters().to_uppercase(),
                 });
             }
         };
-        let (scheme, file, id) = self.open(&request.name)?;
-        Ok((request, scheme, file, id))
+        let (white, black, white_to_move, (scheme, file, id)) = match request {
+            Some(request) => request,
+            // Not opened yet (or no Gaviota name): open it now.
+            None if name == straight => (white, black, white_to_move, self.open(name)?),
+            None => (
+                black.upside_down(),
+                white.upside_down(),
+                !white_to_move,
+                self.open(name)?,
+            ),
+        };
+        Ok(Request {
+            white,
+            black,
+            white_to_move,
+            scheme,
+            file,
+            id,
+        })
     }
 
     /// The table `name`'s scheme, file (opened now if need be) and cache id.
@@ -395,22 +457,26 @@ impl Tablebase {
 
     /// The DTM of the position as it stands, en-passant rights ignored.
     fn probe_ignoring_ep(&self, board: &Board) -> Result<i32, ProbeError> {
-        let (request, scheme, file, id) = self.request(board)?;
+        let request = self.request(board)?;
+        let scheme = request.scheme;
         let no_entry = || ProbeError::NoEntry {
-            name: request.name.clone(),
+            name: format!("{}{}", request.white.letters(), request.black.letters()),
             fen: board.fen(),
         };
-        let index = scheme
-            .index(&request.white, &request.black)
-            .ok_or_else(no_entry)?;
         let size = scheme.size();
+        let index = scheme
+            .index(request.white.squares(), request.black.squares())
+            .filter(|&i| i < size)
+            .ok_or_else(no_entry)?;
         let blocks_per_side = size.div_ceil(ENTRIES_PER_BLOCK);
         let block_in_side = index / ENTRIES_PER_BLOCK;
         let side = u64::from(!request.white_to_move);
         let block = (side * blocks_per_side + block_in_side) as usize;
         let entries = (size - block_in_side * ENTRIES_PER_BLOCK).min(ENTRIES_PER_BLOCK) as usize;
-        let bytes = self.block(id, &file, block, entries)?;
-        let byte = bytes[(index % ENTRIES_PER_BLOCK) as usize];
+        let bytes = self.block(request.id, &request.file, block, entries)?;
+        let byte = *bytes
+            .get((index % ENTRIES_PER_BLOCK) as usize)
+            .ok_or_else(no_entry)?;
         // Positive when the side to move (the table's white or black) is the one that mates.
         let mover_is_white = request.white_to_move;
         Ok(match Entry::decode(mover_is_white, byte) {

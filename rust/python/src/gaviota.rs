@@ -6,7 +6,8 @@
 
 use crate::board::Board;
 use crate::errors::Result;
-use pychess_gaviota::Tablebase;
+use crate::py_modules;
+use pychess_gaviota::{ProbeError, Tablebase};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -17,19 +18,24 @@ pub struct GaviotaTablebase {
     tables: Tablebase,
 }
 
+/// A probe of the Rust tablebase.
+type Probe = fn(&Tablebase, &pychess_core::Board) -> std::result::Result<i32, ProbeError>;
+
 impl GaviotaTablebase {
-    /// Runs `probe` on a copy of the board with the GIL released.
-    fn probe(
-        &self,
-        board: &Bound<'_, Board>,
-        probe: fn(
-            &Tablebase,
-            &pychess_core::Board,
-        ) -> std::result::Result<i32, pychess_gaviota::ProbeError>,
-    ) -> Result<i32> {
-        let position = board.borrow().game.board().clone();
+    /// Runs `probe` on a copy of the board with the GIL released. A board of another kind
+    /// (python-chess's) is read by `pychess_rs.gaviota._our_board` first.
+    fn probe(&self, board: &Bound<'_, PyAny>, probe: Probe) -> Result<i32> {
+        let py = board.py();
+        let position = match board.cast::<Board>() {
+            Ok(ours) => ours.borrow().game.board().clone(),
+            Err(_) => {
+                let ours = py_modules::gaviota_board(py)?.call1((board,))?;
+                let ours = ours.cast::<Board>()?.borrow();
+                ours.game.board().clone()
+            }
+        };
         let tables = &self.tables;
-        Ok(board.py().detach(|| probe(tables, &position))?)
+        Ok(py.detach(|| probe(tables, &position))?)
     }
 }
 
@@ -60,18 +66,19 @@ impl GaviotaTablebase {
             .collect()
     }
 
-    /// Depth to mate in plies, python-chess's sign convention.
+    /// Depth to mate in plies, python-chess's sign convention. ``board`` is a pychess_rs
+    /// ``Board`` or any board ``pychess_rs.gaviota`` reads (python-chess's).
     ///
     /// :raises: :exc:`KeyError` (``MissingTableError`` for missing material) if the position
     ///     cannot be probed; :exc:`OSError` if a table cannot be read.
-    fn probe_dtm(&self, board: &Bound<'_, Board>) -> Result<i32> {
+    fn probe_dtm(&self, board: &Bound<'_, PyAny>) -> Result<i32> {
         self.probe(board, Tablebase::probe_dtm)
     }
 
     /// 1, 0 or -1: the side to move wins, draws or loses.
     ///
     /// :raises: as :meth:`probe_dtm`.
-    fn probe_wdl(&self, board: &Bound<'_, Board>) -> Result<i32> {
+    fn probe_wdl(&self, board: &Bound<'_, PyAny>) -> Result<i32> {
         self.probe(board, Tablebase::probe_wdl)
     }
 
