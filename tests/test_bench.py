@@ -257,10 +257,14 @@ def test_book_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 def test_gaviota_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     rows = gaviota.rows(context(impls))
     if (gaviota.tables_dir() / "kqk.gtb.cp4").is_file():
-        by_impl = {r.impl: r for r in rows}
-        assert by_impl["python-chess"].ratio_ref == "(ref)"
-        assert by_impl["pychess-rs"].seconds is not None and not by_impl["pychess-rs"].note
-        assert rows[0].workload == "gaviota DTM probes (20 positions, 3-piece)"
+        assert [(r.workload, r.impl) for r in rows] == [
+            (f"gaviota DTM probes (20 positions, 3-piece, {kind})", impl)
+            for kind in ("cached", "cold")
+            for impl in ("python-chess", "pychess-rs")
+        ]
+        for row in rows:
+            assert row.seconds is not None and not row.note
+        assert rows[0].ratio_ref == rows[2].ratio_ref == "(ref)"
     # Without the cached tables, each row says where they were looked for.
     monkeypatch.setenv("PYCHESS_RS_PYTHON_CHESS_SUITE", str(tmp_path))
     missing = gaviota.rows(context(impls))

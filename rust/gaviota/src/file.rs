@@ -12,7 +12,7 @@
 //! followed by an `.lzma` ("LZMA alone") header: properties, dictionary size, unpacked size.
 //! Otherwise the 13 bytes after the prefix are not trusted and python-chess's fixed
 //! properties (lc 3, lp 0, pb 2, a 4 KiB dictionary, the block's size) stand in for them.
-//! Decoding is [`lzma_rs`]'s, pure Rust.
+//! Decoding is [`lzma_rust2`]'s, pure Rust.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -149,22 +149,22 @@ impl TableFile {
 fn decompress(packed: &[u8], entries: usize) -> Result<Vec<u8>, String> {
     const PREFIX: usize = 2;
     const LZMA_HEADER: usize = 13;
+    // A corrupt header must not make the decoder allocate without bound (KiB).
+    const MEMORY_LIMIT_KIB: u32 = 64 * 1024;
     if packed.len() < PREFIX + LZMA_HEADER {
         return Err(format!("{} bytes", packed.len()));
     }
-    let stream: Vec<u8> = if packed[0] == 0 {
-        packed[PREFIX..].to_vec()
+    let mut out = Vec::with_capacity(entries);
+    let read = if packed[0] == 0 {
+        lzma_rust2::LzmaReader::new_mem_limit(&packed[PREFIX..], MEMORY_LIMIT_KIB, None)
+            .and_then(|mut reader| reader.read_to_end(&mut out))
     } else {
         // lc 3, lp 0, pb 2 -> (pb * 5 + lp) * 9 + lc.
         let properties: u8 = (2 * 5) * 9 + 3;
-        let mut header = Vec::with_capacity(packed.len());
-        header.push(properties);
-        header.extend_from_slice(&4096u32.to_le_bytes());
-        header.extend_from_slice(&(entries as u64).to_le_bytes());
-        header.extend_from_slice(&packed[PREFIX + LZMA_HEADER..]);
-        header
+        let stream = &packed[PREFIX + LZMA_HEADER..];
+        lzma_rust2::LzmaReader::new_with_props(stream, entries as u64, properties, 4096, None)
+            .and_then(|mut reader| reader.read_to_end(&mut out))
     };
-    let mut out = Vec::with_capacity(entries);
-    lzma_rs::lzma_decompress(&mut &stream[..], &mut out).map_err(|e| e.to_string())?;
+    read.map_err(|e| e.to_string())?;
     Ok(out)
 }
