@@ -19,6 +19,7 @@ probe many more.
 
 from __future__ import annotations
 
+import ctypes.util
 import lzma
 import os
 import random
@@ -143,6 +144,29 @@ def test_three_piece_sweep() -> None:
     probed, wrong = mismatches(TABLES, THREE_PIECE, SWEEP, seed=2022)
     assert probed > 2 * 5 * SWEEP
     assert wrong[:20] == []
+
+
+#: Debian's libgaviotatb1 (Gaviota's own C prober), a second oracle where installed.
+LIBGTB = ctypes.util.find_library("gaviotatb")
+
+
+@needs_tables
+@pytest.mark.skipif(LIBGTB is None, reason="libgaviotatb is not installed (Debian: libgaviotatb1)")
+def test_three_piece_tables_agree_with_libgtb() -> None:
+    native = chess.gaviota.open_tablebase_native(str(TABLES), libgtb=LIBGTB)
+    ours = gaviota.open_tablebase(str(TABLES))
+    wrong = []
+    with native, ours:
+        for name in THREE_PIECE:
+            for strong in (chess.WHITE, chess.BLACK):
+                for board in random_positions(name, strong, 100, random.Random(name)):
+                    # (python-chess's NativeTablebase answers 0 for insufficient material
+                    # without probing libgtb; the tables say 0 there too.)
+                    expected = native.probe_dtm(board)
+                    got = ours.probe_dtm(pychess_rs.Board(board.fen()))
+                    if got != expected:
+                        wrong.append(f"{board.fen()}: ours {got}, libgtb {expected}")
+    assert wrong == []
 
 
 # -- Tables written here: the 4-piece schemes and en passant --------------------------------------
