@@ -23,6 +23,7 @@ from benchsuite import (
     engine_client,
     env,
     fen,
+    gaviota,
     micro,
     perft,
     pgn,
@@ -253,6 +254,24 @@ def test_book_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert all(r.seconds is None and "book not cached" in r.note for r in missing)
 
 
+def test_gaviota_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rows = gaviota.rows(context(impls))
+    if (gaviota.tables_dir() / "kqk.gtb.cp4").is_file():
+        assert [(r.workload, r.impl) for r in rows] == [
+            (f"gaviota DTM probes (20 positions, 3-piece, {kind})", impl)
+            for kind in ("cached", "cold")
+            for impl in ("python-chess", "pychess-rs")
+        ]
+        for row in rows:
+            assert row.seconds is not None and not row.note
+        assert rows[0].ratio_ref == rows[2].ratio_ref == "(ref)"
+    # Without the cached tables, each row says where they were looked for.
+    monkeypatch.setenv("PYCHESS_RS_PYTHON_CHESS_SUITE", str(tmp_path))
+    missing = gaviota.rows(context(impls))
+    assert [r.impl for r in missing] == ["python-chess", "pychess-rs"]
+    assert all(r.seconds is None and "tables not cached" in r.note for r in missing)
+
+
 def test_encode_rows() -> None:
     pytest.importorskip("numpy")
     rows = encode.measure(batch=8, repeat=1, quick=True)
@@ -364,6 +383,7 @@ def test_workload_names_are_the_sections() -> None:
         "fen-legal",
         "pgn",
         "book",
+        "gaviota",
         "encode",
         "env",
         "engine-client",

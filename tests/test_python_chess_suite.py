@@ -42,6 +42,22 @@ PGN_CASES = ("PgnTestCase",)
 #: Polyglot opening books (issue 22), read from the suite's data/polyglot/*.bin.
 POLYGLOT_CASES = ("PolyglotTestCase",)
 
+#: Gaviota tablebases (issue 22), read from the suite's data/gaviota/ (3-piece tables only:
+#: the tests that need 4- and 5-piece tables skip on MissingTableError, as they do for
+#: python-chess itself here). NativeGaviotaTestCase, libgtb's in python-chess, is served by
+#: the same Rust prober.
+GAVIOTA_CASES = ("GaviotaTestCase", "NativeGaviotaTestCase")
+
+#: The Gaviota tests that need tables the sdist does not carry; any other may not skip.
+GAVIOTA_NEEDS_BIGGER_TABLES = {
+    "GaviotaTestCase.test_dm_4",
+    "GaviotaTestCase.test_dm_5",
+    "GaviotaTestCase.test_ep_is_best",
+    "GaviotaTestCase.test_ep_is_mate",
+    "GaviotaTestCase.test_two_ep",
+    "NativeGaviotaTestCase.test_two_ep",
+}
+
 #: The engine client (issue 21): pychess_rs.engine standing in for chess.engine. The tests
 #: that need Stockfish or Fairy-Stockfish find them on PATH or in /usr/games (Debian's place;
 #: tools/test installs them) and skip without them, as do the Crafty ones.
@@ -177,6 +193,16 @@ def test_python_chess_polyglot(test_id: str, monkeypatch: pytest.MonkeyPatch) ->
     _run_one(test_id, monkeypatch)
 
 
+@pytest.mark.parametrize("test_id", _test_ids(GAVIOTA_CASES))
+def test_python_chess_gaviota(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        _run_one(test_id, monkeypatch)
+    except pytest.skip.Exception:
+        if test_id not in GAVIOTA_NEEDS_BIGGER_TABLES:
+            pytest.fail(f"{test_id} skipped, yet the 3-piece tables should answer it")
+        raise
+
+
 @pytest.mark.parametrize("test_id", _test_ids(ENGINE_CASES))
 def test_python_chess_engine(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     extra = [d for d in ENGINE_DIRS if os.path.isdir(d)]
@@ -195,3 +221,5 @@ def test_the_suite_loaded_against_pychess_rs() -> None:
     assert len(_test_ids(DROP_IN_CASES)) > 100
     assert TEST_MODULE.chess.polyglot is pychess_rs.polyglot
     assert len(_test_ids(POLYGLOT_CASES)) == 12
+    assert TEST_MODULE.chess.gaviota is pychess_rs.gaviota
+    assert len(_test_ids(GAVIOTA_CASES)) == 10

@@ -10,10 +10,11 @@ use pychess_book::UnknownPiece;
 use pychess_core::notation::epd::EpdError;
 use pychess_core::{FenError, MoveError};
 use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
+use pychess_gaviota::{DirectoryError, ProbeError};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
 use pyo3::PyErr;
 
 create_exception!(
@@ -46,6 +47,12 @@ create_exception!(
     PyValueError,
     "An engine option that does not exist, or a value of the wrong type or out of range."
 );
+create_exception!(
+    pychess_rs.gaviota,
+    MissingTableError,
+    PyKeyError,
+    "Can not probe position because a required table is missing."
+);
 
 /// Any error a binding function can meet.
 #[derive(Debug)]
@@ -70,6 +77,11 @@ pub(crate) enum Error {
     Replay(ReplayError),
     /// A book entry whose move names no piece: `ValueError`.
     BookEntry(UnknownPiece),
+    /// A Gaviota probe without answer: `MissingTableError` for missing material, `OSError`
+    /// for a table that cannot be read, else `KeyError` (python-chess's classes).
+    GaviotaProbe(ProbeError),
+    /// A Gaviota directory that cannot be added: `OSError`.
+    GaviotaDirectory(DirectoryError),
     /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
     /// records for it.
     Pgn(PgnError),
@@ -105,6 +117,8 @@ wrap! {
     ReplayError => Replay,
     PgnError => Pgn,
     UnknownPiece => BookEntry,
+    ProbeError => GaviotaProbe,
+    DirectoryError => GaviotaDirectory,
     PyErr => Python,
 }
 
@@ -167,6 +181,13 @@ impl From<Error> for PyErr {
                     PyValueError::new_err(e.message)
                 }
             },
+            Error::GaviotaProbe(e @ ProbeError::MissingTable { .. }) => {
+                MissingTableError::new_err(e.to_string())
+            }
+            Error::GaviotaProbe(ProbeError::File(e)) => PyOSError::new_err(e.to_string()),
+            Error::GaviotaProbe(e) => PyKeyError::new_err(e.to_string()),
+            Error::GaviotaDirectory(DirectoryError::Io(e)) => e.into(),
+            Error::GaviotaDirectory(e) => PyOSError::new_err(e.to_string()),
             Error::Python(e) => e,
         }
     }

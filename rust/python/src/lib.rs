@@ -8,6 +8,7 @@ mod convert;
 mod encode;
 mod errors;
 mod fast_methods;
+mod gaviota;
 mod moves;
 mod perft;
 mod pgn;
@@ -71,6 +72,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "POLYGLOT_RANDOM_ARRAY",
         pychess_core::POLYGLOT_KEYS.to_vec(),
+    )?;
+    m.add_class::<gaviota::GaviotaTablebase>()?;
+    m.add(
+        "GaviotaMissingTableError",
+        py.get_type::<errors::MissingTableError>(),
     )?;
     encode::register(m)?;
     Ok(())

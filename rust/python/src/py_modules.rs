@@ -1,7 +1,7 @@
 //! Every Python object the bindings call into, looked up once and kept, as polars gathers
 //! its Rust-to-Python imports in one `py_modules.rs`: the drawings of `pychess_rs.svg`, the
 //! outcome and status classes of `pychess_rs.outcome`/`pychess_rs.types`, `functools.partial`
-//! for pickling, and python-chess (imported on first use only: it is an optional dependency).
+//! for pickling, the board reader of `pychess_rs.gaviota`, and python-chess (imported on first use only: it is an optional dependency).
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -46,6 +46,13 @@ pub(crate) fn outcome(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 pub(crate) fn status(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     cached(py, &CELL, "pychess_rs.types", Some("Status"))
+}
+
+/// `pychess_rs.gaviota._our_board`, which reads a board of another kind (python-chess's)
+/// into a pychess_rs `Board`.
+pub(crate) fn gaviota_board(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    cached(py, &CELL, "pychess_rs.gaviota", Some("_our_board"))
 }
 
 /// `functools.partial`.
