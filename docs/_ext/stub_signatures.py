@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pychess_rs
+from pychess_rs import _core
 
 STUB = Path(pychess_rs.__file__).with_name("_core.pyi")
-CORE = "pychess_rs._core"
 
 
 def _signature(node: ast.FunctionDef, *, method: bool) -> tuple[str, str | None]:
@@ -71,15 +71,20 @@ def _resolve(dotted: str) -> Any:
     return None
 
 
+def _in_core(obj: Any) -> bool:
+    """Whether ``obj`` is a class or function of the compiled core (whatever ``__module__`` it
+    reports: the core's classes say ``pychess_rs``)."""
+    name = getattr(obj, "__qualname__", None)
+    return isinstance(name, str) and getattr(_core, name, None) is obj
+
+
 def _core_key(what: str, name: str, obj: Any) -> str | None:
     if what in ("class", "exception", "function"):
-        if getattr(obj, "__module__", None) == CORE:
-            return str(obj.__qualname__)
-        return None
+        return str(obj.__qualname__) if _in_core(obj) else None
     if what in ("method", "classmethod", "staticmethod"):
         owner_name, _, member = name.rpartition(".")
         owner = _resolve(owner_name)
-        if isinstance(owner, type) and owner.__module__ == CORE:
+        if isinstance(owner, type) and _in_core(owner):
             return f"{owner.__qualname__}.{member}"
     return None
 
