@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,35 @@ def _core_key(what: str, name: str, obj: Any) -> str | None:
     return None
 
 
+def _with_runtime_defaults(params: str, obj: Any) -> str:
+    """A stub writes a default as ``...``; where the running object knows the value (its text
+    signature says ``chess960=False``), show the value."""
+    if "..." not in params:
+        return params
+    try:
+        runtime = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return params
+    args = ast.parse(f"def f{params}: ...").body[0].args  # type: ignore[attr-defined]
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    changed = False
+    for arg, default in pairs:
+        known = runtime.get(arg.arg)
+        if (
+            isinstance(default, ast.Constant)
+            and default.value is Ellipsis
+            and known is not None
+            and known.default is not inspect.Parameter.empty
+            and known.default is not Ellipsis
+            and isinstance(known.default, (bool, int, float, str, type(None)))
+        ):
+            default.value = known.default
+            changed = True
+    return f"({ast.unparse(args)})" if changed else params
+
+
 def process_signature(
     app: Any,
     what: str,
@@ -102,7 +132,8 @@ def process_signature(
     key = _core_key(what, name, obj)
     if key is None or key not in stubs:
         return None
-    return stubs[key]
+    params, returns = stubs[key]
+    return _with_runtime_defaults(params, obj), returns
 
 
 def builder_inited(app: Any) -> None:
