@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -75,8 +76,11 @@ def _check_pip_install(target: str) -> None:
 def _check_tool(path: str) -> None:
     tool = ROOT / path
     assert tool.is_file(), path
+    bash = shutil.which("bash")
+    if bash is None:  # Windows without Git's bash: the tools are bash scripts
+        return
     out = subprocess.run(
-        [str(tool), "--help"], capture_output=True, text=True, timeout=60, check=True
+        [bash, str(tool), "--help"], capture_output=True, text=True, timeout=60, check=True
     ).stdout
     assert "Usage:" in out
 
