@@ -69,7 +69,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run(
         [str(BUILD), "--out", str(out)],
         check=True,
-        env={**os.environ, "PYTHON": sys.executable},
+        env={**os.environ, "SPHINX_PYTHON": sys.executable},
         timeout=600,
     )
     return out
@@ -179,7 +179,7 @@ def test_a_broken_reference_fails_the_build(tmp_path: Path) -> None:
         [str(BUILD), "--source", str(source), "--out", str(tmp_path / "html")],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHON": sys.executable},
+        env={**os.environ, "SPHINX_PYTHON": sys.executable},
         timeout=300,
     )
     assert run.returncode != 0
@@ -191,7 +191,7 @@ def test_a_broken_reference_fails_the_build(tmp_path: Path) -> None:
         [str(BUILD), "--source", str(source), "--out", str(tmp_path / "html")],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHON": sys.executable},
+        env={**os.environ, "SPHINX_PYTHON": sys.executable},
         timeout=300,
     )
     assert run.returncode == 0, run.stderr
