@@ -197,6 +197,39 @@ def test_a_broken_reference_fails_the_build(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.parametrize(
+    ("edit", "complaint"),
+    [
+        (None, None),
+        (("fail_on_warning: true", "fail_on_warning: false"), "fail_on_warning must be true"),
+        (('rust: "latest"', 'rust: "0.1"'), "build.tools.rust"),  # not in the schema's list
+        (("configuration: docs/conf.py", "configuration: conf.py"), "sphinx.configuration"),
+    ],
+)
+def test_the_readthedocs_config_is_checked(
+    tmp_path: Path, edit: tuple[str, str] | None, complaint: str | None
+) -> None:
+    pytest.importorskip("check_jsonschema", reason="check-jsonschema is not installed")
+    text = (ROOT / ".readthedocs.yaml").read_text(encoding="utf-8")
+    if edit is not None:
+        assert edit[0] in text
+        text = text.replace(*edit)
+    config = tmp_path / ".readthedocs.yaml"
+    config.write_text(text, encoding="utf-8")
+    run = subprocess.run(
+        [str(BUILD), "--check-config", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SPHINX_PYTHON": sys.executable},
+        timeout=120,
+    )
+    if complaint is None:
+        assert run.returncode == 0, run.stdout + run.stderr
+    else:
+        assert run.returncode != 0
+        assert complaint in run.stdout + run.stderr
+
+
 # ---- the Board page in a real browser ----------------------------------------------------
 
 
