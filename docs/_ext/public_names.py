@@ -67,7 +67,7 @@ def _lookup(dotted: str) -> Any:
         try:
             for part in parts[cut:]:
                 obj = getattr(obj, part)
-        except AttributeError:
+        except Exception:  # a lazy attribute whose import fails is not there either
             return None
         return obj
     return None
