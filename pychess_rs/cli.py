@@ -20,6 +20,10 @@ from . import perft_cli
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
+# The documentation site (docs/, built by tools/build-docs, hosted by Read the Docs); the same
+# address is pyproject.toml's [project.urls] Documentation (tests/test_readme.py compares them).
+DOCS_URL = "https://pychess-rs.readthedocs.io/"
+
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -175,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pychess-rs",
         description="Fast, correct chess for Python: a Rust rules core with a "
         "python-chess-shaped API.",
+        epilog=f"`pychess-rs COMMAND --help` explains a command. Documentation: {DOCS_URL}",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

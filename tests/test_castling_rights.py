@@ -6,8 +6,8 @@ creates a rook (or turns the piece standing there into one, or jumps the king). 
 creates material: we list no such move and ``push`` refuses it, naming the missing rook, with
 the board unchanged. What the board *says* about its rights (FEN, ``status()``,
 ``is_valid()``, ``clean_castling_rights()``, ``has_*_castling_rights()``) stays
-python-chess's, compared below with python-chess 1.11.2 as the oracle (README, "Where we
-differ").
+python-chess's, compared below with python-chess 1.11.2 as the oracle (docs/python-chess.md, "What
+differs").
 """
 
 from __future__ import annotations

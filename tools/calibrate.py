@@ -4,12 +4,12 @@
 For each point ``LEVEL:SF_ELO`` it plays a match (``tools/match.py``) of our engine at
 ``Skill Level`` LEVEL against Stockfish with ``UCI_LimitStrength=true, UCI_Elo=SF_ELO``, and
 reads the Elo difference with its 95% interval. A level's rating on Stockfish's scale is then
-SF_ELO + difference. The summary table is what the README publishes; ``--anchors`` also prints
+SF_ELO + difference. The summary table is what docs/strength.md publishes; ``--anchors`` also prints
 the ``ELO_FOR_SKILL`` table of ``rust/engine/src/skill.rs`` that those ratings imply (linear
 between measured levels, extended linearly beyond them), so that ``UCI_Elo`` X asks for the
 level measured to play at X.
 
-Example (what the README's table was made with):
+Example (what the table of docs/strength.md was made with):
   tools/calibrate.py --engine "$(tools/build-engine HEAD)" --tc 5+0.05 --games 30 \\
       --points 0:1320 5:1320 10:1600 15:2000 --out calibration --anchors
 Each match's PGN, log and JSON go to --out; a point whose JSON exists there is not replayed.

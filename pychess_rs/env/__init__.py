@@ -27,6 +27,11 @@ from .chess import env, raw_env
 __all__ = ["ChessVectorEnv", "env", "raw_env"]
 
 
+def __dir__() -> list[str]:
+    # The lazy name too, so that dir() and the documentation's autodoc list every export.
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
     if name == "ChessVectorEnv":
         from .vector import ChessVectorEnv

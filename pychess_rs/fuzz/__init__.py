@@ -9,15 +9,15 @@ python-chess, and only when one of its modules (other than ``cli``) is loaded: i
 
 The modules, in the order they build on each other:
 
-``contract``   the documented differences, from the oracle's side: the FEN acceptance contract
-               (the tests use it too) and the python-chess moves we do not make;
-``checks``     the per-position comparison (:func:`check_position`);
-``edits``      hand edits between moves (castling rights, en-passant square) and their steps;
-``sources``    where positions come from (:data:`SOURCES`) and the rare games' move choice;
-``report``     reproducers (shortened, printed, saved as JSON, replayed) and the summary;
-``campaign``   the sources taking turns under the limits (:func:`run`, :class:`Config`);
-``cli``        the ``pychess-rs fuzz`` subcommand (:func:`add_arguments`, :func:`run_cli`,
-               :func:`main`); it imports python-chess only when it runs.
+- ``contract``: the documented differences, from the oracle's side: the FEN acceptance contract
+  (the tests use it too) and the python-chess moves we do not make;
+- ``checks``: the per-position comparison (:func:`check_position`);
+- ``edits``: hand edits between moves (castling rights, en-passant square) and their steps;
+- ``sources``: where positions come from (:data:`SOURCES`) and the rare games' move choice;
+- ``report``: reproducers (shortened, printed, saved as JSON, replayed) and the summary;
+- ``campaign``: the sources taking turns under the limits (:func:`run`, :class:`Config`);
+- ``cli``: the ``pychess-rs fuzz`` subcommand (``cli.add_arguments``, ``cli.run_cli``,
+  ``cli.main``); it imports python-chess only when it runs.
 
 Every mismatch is printed as a reproducer (start FEN, Chess960 flag, UCI moves, property, both
 answers), shortened when a later start position reproduces it too, and saved as JSON under

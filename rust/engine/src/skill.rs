@@ -8,8 +8,8 @@
 //!
 //! Elo maps to a skill level through [`ELO_FOR_SKILL`], one anchor rating per level with
 //! linear interpolation between anchors. The anchors are measured on Stockfish 15.1's own
-//! `UCI_Elo` scale by `tools/calibrate.py` (README, "Strength levels"): levels 5, 10 and 15
-//! against Stockfish at 5s+0.05s, 24 games each, and full strength from the 40 games
+//! `UCI_Elo` scale by `tools/calibrate.py` (docs/strength.md, "Strength levels"): levels 5, 10
+//! and 15 against Stockfish at 5s+0.05s, 24 games each, and full strength from the 40 games
 //! against `UCI_Elo` 2400 at 10s+0.1s; linear in between, and below level 5 extended with
 //! the slope of levels 5..10 (Stockfish plays no weaker than 1350).
 
