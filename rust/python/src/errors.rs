@@ -12,8 +12,9 @@ use pychess_core::{FenError, MoveError};
 use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
+use pychess_syzygy::{NameError, ProbeError};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
 use pyo3::PyErr;
 
 create_exception!(
@@ -47,6 +48,13 @@ create_exception!(
     "An engine option that does not exist, or a value of the wrong type or out of range."
 );
 
+create_exception!(
+    pychess_rs.syzygy,
+    MissingTableError,
+    PyKeyError,
+    "Can not probe position because a required table is missing."
+);
+
 /// Any error a binding function can meet.
 #[derive(Debug)]
 pub(crate) enum Error {
@@ -70,6 +78,11 @@ pub(crate) enum Error {
     Replay(ReplayError),
     /// A book entry whose move names no piece: `ValueError`.
     BookEntry(UnknownPiece),
+    /// A tablebase probe without an answer: `MissingTableError`, `KeyError` (too many pieces,
+    /// castling rights), `OSError` (a file that cannot be read as a table) or `ValueError`.
+    Probe(ProbeError),
+    /// A name that is not a table name: `ValueError`.
+    TableName(NameError),
     /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
     /// records for it.
     Pgn(PgnError),
@@ -105,6 +118,8 @@ wrap! {
     ReplayError => Replay,
     PgnError => Pgn,
     UnknownPiece => BookEntry,
+    ProbeError => Probe,
+    NameError => TableName,
     PyErr => Python,
 }
 
@@ -167,6 +182,21 @@ impl From<Error> for PyErr {
                     PyValueError::new_err(e.message)
                 }
             },
+            Error::Probe(e) => {
+                let message = e.to_string();
+                match e {
+                    ProbeError::MissingTable { .. } => MissingTableError::new_err(message),
+                    ProbeError::TooManyPieces { .. } | ProbeError::CastlingRights { .. } => {
+                        PyKeyError::new_err(message)
+                    }
+                    ProbeError::Open { kind, .. } => std::io::Error::new(kind, message).into(),
+                    ProbeError::Invalid { .. } => PyOSError::new_err(message),
+                    ProbeError::WrongMaterial { .. } | ProbeError::WdlOutOfRange(_) => {
+                        PyValueError::new_err(message)
+                    }
+                }
+            }
+            Error::TableName(e) => PyValueError::new_err(e.to_string()),
             Error::Python(e) => e,
         }
     }

@@ -39,4 +39,7 @@ pub use names::{
     NameError, MAX_PIECES,
 };
 pub use table::{DtzTable, WdlTable};
-pub use tablebase::Tablebase;
+pub use tablebase::{dtz_before_zeroing, Tablebase};
+
+/// What probes return.
+pub type Result<T, E = ProbeError> = std::result::Result<T, E>;

@@ -229,8 +229,9 @@ fn lookup<'r, T: TableFile>(
     }
 }
 
-/// The DTZ of a WDL value reached by a zeroing move.
-fn dtz_before_zeroing(wdl: i32) -> i32 {
+/// The DTZ of a position of WDL value `wdl` whose best move zeroes the clock (python-chess's
+/// `dtz_before_zeroing`): ±1 for a win or loss, ±101 for a cursed win or blessed loss.
+pub fn dtz_before_zeroing(wdl: i32) -> i32 {
     wdl.signum() * if wdl.abs() == 2 { 1 } else { 101 }
 }
 
