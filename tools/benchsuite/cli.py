@@ -6,7 +6,19 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import book, encode, engine_client, env, fen, micro, perft, pgn, python_level, search
+from . import (
+    book,
+    encode,
+    engine_client,
+    env,
+    fen,
+    micro,
+    perft,
+    pgn,
+    python_level,
+    search,
+    syzygy,
+)
 from .config import FULL, QUICK, Context
 from .peers import load_impls
 from .report import Row, log, machine_line, render_rows
@@ -22,6 +34,8 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "pgn": pgn.rows,
     # Polyglot opening-book lookups against python-chess's chess.polyglot.
     "book": book.rows,
+    # Syzygy WDL and DTZ probes against python-chess's chess.syzygy.
+    "syzygy": syzygy.rows,
     "encode": encode.rows,
     # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
     "env": env.rows,
