@@ -171,7 +171,7 @@ class WdlTable(_Table):
     def probe_wdl_table(self, board: AnyBoard) -> int:
         """The stored value for ``board`` (of this table's material), no captures or en
         passant considered: -2 .. 2."""
-        return self._wdl.probe(_our_board(board))
+        return self._wdl.probe(board)
 
 
 class DtzTable(_Table):
@@ -191,13 +191,29 @@ class DtzTable(_Table):
     def probe_dtz_table(self, board: AnyBoard, wdl: int) -> tuple[int, int]:
         """The stored entry for ``board`` whose WDL value is ``wdl``: ``(entry, 1)``, or
         ``(0, -1)`` when the file stores the other side to move."""
-        return self._dtz.probe(_our_board(board), wdl)
+        return self._dtz.probe(board, wdl)
 
 
-class Tablebase:
+class Tablebase(_core.SyzygyTablebase):
     """A collection of Syzygy tables (python-chess's ``Tablebase``). Tables open lazily and
     stay mapped until :meth:`close`; memory maps need no file descriptors, so ``max_fds`` is
     accepted and has nothing to limit.
+
+    The probes, from the Rust base class:
+
+    - ``probe_wdl(board)``: win/draw/loss under the fifty-move rule, assuming the clock was
+      just reset: ``2`` the side to move wins, ``1`` cursed win (a win the fifty-move rule
+      makes a draw), ``0`` draw, ``-1`` blessed loss, ``-2`` loss;
+    - ``probe_dtz(board)``: distance to zeroing (DTZ50'' with rounding): ``1..100`` wins and
+      ``-100..-1`` loses with the next capture or pawn move that far (in plies, possibly one
+      more), beyond ±100 a cursed win or blessed loss, ``0`` a draw (needs the WDL tables too);
+    - ``probe_wdl_table(board)``, ``probe_dtz_no_ep(board)``, ``probe_dtz_table(board, wdl)``,
+      ``probe_ab(board, alpha, beta, threats=False)``: python-chess's steps of those;
+    - ``close()``: forgets every table; probes afterwards raise :exc:`MissingTableError`.
+
+    The probes raise :exc:`MissingTableError` when a table is missing, :exc:`KeyError` for a
+    position with castling rights or too many pieces (use :meth:`get_wdl` and :meth:`get_dtz`
+    for ``None`` instead), :exc:`OSError` for a file that is not a Syzygy table.
 
     :raises: :exc:`ValueError` for a ``VariantBoard`` other than standard chess.
     """
@@ -206,7 +222,6 @@ class Tablebase:
         _check_variant(VariantBoard)
         self.variant = VariantBoard
         self.max_fds = max_fds
-        self._tables = _core.SyzygyTablebase()
 
     def add_directory(
         self, directory: StrOrBytesPath, *, load_wdl: bool = True, load_dtz: bool = True
@@ -216,75 +231,27 @@ class Tablebase:
 
         :raises: :exc:`OSError` if the directory cannot be listed.
         """
-        return self._tables.add_directory(os.fsdecode(directory), load_wdl, load_dtz)
+        return self._add_directory(os.fsdecode(directory), load_wdl, load_dtz)
 
     def add_file(
         self, path: StrOrBytesPath, *, load_wdl: bool = True, load_dtz: bool = True
     ) -> int:
         """Adds one file if it is named as a table; returns 1 if added, else 0."""
-        return self._tables.add_file(os.fsdecode(path), load_wdl, load_dtz)
-
-    def probe_wdl_table(self, board: AnyBoard) -> int:
-        """The WDL table's value for ``board`` as stored (no captures or en passant).
-
-        :raises: :exc:`MissingTableError` or :exc:`KeyError` as :meth:`probe_wdl`.
-        """
-        return self._tables.probe_wdl_table(_our_board(board))
-
-    def probe_ab(
-        self, board: AnyBoard, alpha: int, beta: int, threats: bool = False
-    ) -> tuple[int, int]:
-        """The WDL value within ``alpha..beta`` after the captures, and 2 when a capture
-        decided it (else 1). ``threats`` matters for variants only."""
-        return self._tables.probe_ab(_our_board(board), alpha, beta)
-
-    def probe_wdl(self, board: AnyBoard) -> int:
-        """Win/draw/loss under the fifty-move rule, assuming the clock was just reset: ``2``
-        the side to move wins, ``1`` cursed win (a win the fifty-move rule makes a draw), ``0``
-        draw, ``-1`` blessed loss, ``-2`` loss.
-
-        :raises: :exc:`MissingTableError` if a table is missing, :exc:`KeyError` for a
-            position with castling rights or too many pieces. Use :meth:`get_wdl` for
-            ``None`` instead.
-        """
-        return self._tables.probe_wdl(_our_board(board))
+        return self._add_file(os.fsdecode(path), load_wdl, load_dtz)
 
     def get_wdl(self, board: AnyBoard, default: int | None = None) -> int | None:
-        """:meth:`probe_wdl`, or ``default`` where it raises :exc:`KeyError`."""
+        """``probe_wdl(board)``, or ``default`` where it raises :exc:`KeyError`."""
         try:
             return self.probe_wdl(board)
         except KeyError:
             return default
 
-    def probe_dtz_table(self, board: AnyBoard, wdl: int) -> tuple[int, int]:
-        """The DTZ table's entry: ``(entry, 1)``, or ``(0, -1)`` for the side it does not
-        store."""
-        return self._tables.probe_dtz_table(_our_board(board), wdl)
-
-    def probe_dtz_no_ep(self, board: AnyBoard) -> int:
-        """:meth:`probe_dtz` without the en-passant captures."""
-        return self._tables.probe_dtz_no_ep(_our_board(board))
-
-    def probe_dtz(self, board: AnyBoard) -> int:
-        """Distance to zeroing (DTZ50'' with rounding): ``1..100`` wins and ``-100..-1`` loses
-        with the next capture or pawn move that far (in plies, possibly one more), beyond
-        ±100 a cursed win or blessed loss, ``0`` a draw. Needs the WDL tables too.
-
-        :raises: :exc:`MissingTableError` or :exc:`KeyError` as :meth:`probe_wdl`. Use
-            :meth:`get_dtz` for ``None`` instead.
-        """
-        return self._tables.probe_dtz(_our_board(board))
-
     def get_dtz(self, board: AnyBoard, default: int | None = None) -> int | None:
-        """:meth:`probe_dtz`, or ``default`` where it raises :exc:`KeyError`."""
+        """``probe_dtz(board)``, or ``default`` where it raises :exc:`KeyError`."""
         try:
             return self.probe_dtz(board)
         except KeyError:
             return default
-
-    def close(self) -> None:
-        """Closes all tables; probes afterwards raise :exc:`MissingTableError`."""
-        self._tables.close()
 
     def __enter__(self) -> Tablebase:
         return self

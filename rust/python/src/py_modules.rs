@@ -1,6 +1,7 @@
 //! Every Python object the bindings call into, looked up once and kept, as polars gathers
 //! its Rust-to-Python imports in one `py_modules.rs`: the drawings of `pychess_rs.svg`, the
-//! outcome and status classes of `pychess_rs.outcome`/`pychess_rs.types`, `functools.partial`
+//! outcome and status classes of `pychess_rs.outcome`/`pychess_rs.types`, the board converter
+//! of `pychess_rs.syzygy`, `functools.partial`
 //! for pickling, and python-chess (imported on first use only: it is an optional dependency).
 
 use pyo3::prelude::*;
@@ -52,6 +53,13 @@ pub(crate) fn status(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 pub(crate) fn partial(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     cached(py, &CELL, "functools", Some("partial"))
+}
+
+/// `pychess_rs.syzygy._our_board`: any board a tablebase probe accepts, as a pychess_rs
+/// `Board`.
+pub(crate) fn syzygy_board(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    cached(py, &CELL, "pychess_rs.syzygy", Some("_our_board"))
 }
 
 /// python-chess's module `chess`.

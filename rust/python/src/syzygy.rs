@@ -7,27 +7,40 @@
 
 use crate::board::Board;
 use crate::errors::Result;
+use crate::py_modules;
 use pychess_syzygy::{DtzTable, Material, Tablebase, WdlTable};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
-/// The position of a Python board, owned.
-fn position(board: &Bound<'_, Board>) -> pychess_core::Board {
-    board.borrow().game.board().clone()
+/// The position of a board, owned: a pychess_rs ``Board`` as it is, any other board through
+/// ``pychess_rs.syzygy._our_board`` (python-chess boards by their FEN; variants refused there).
+fn position(board: &Bound<'_, PyAny>) -> PyResult<pychess_core::Board> {
+    if let Ok(ours) = board.cast::<Board>() {
+        return Ok(ours.borrow().game.board().clone());
+    }
+    let converted = py_modules::syzygy_board(board.py())?.call1((board,))?;
+    let ours = converted.cast::<Board>()?;
+    let position = ours.borrow().game.board().clone();
+    Ok(position)
 }
 
-/// A set of Syzygy tables (the engine of ``pychess_rs.syzygy.Tablebase``).
-#[pyclass(module = "pychess_rs._core", name = "SyzygyTablebase", frozen)]
+/// A set of Syzygy tables: the base class of ``pychess_rs.syzygy.Tablebase``, whose probes
+/// are these methods (no Python frame between the caller and the prober).
+#[pyclass(module = "pychess_rs._core", name = "SyzygyTablebase", frozen, subclass)]
 pub struct SyzygyTablebase {
     tables: Tablebase,
 }
 
 #[pymethods]
 impl SyzygyTablebase {
-    /// An empty tablebase.
+    /// An empty tablebase (the arguments are the subclass's, read by its ``__init__``).
     #[new]
-    fn new() -> SyzygyTablebase {
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        _args: &Bound<'_, pyo3::types::PyTuple>,
+        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> SyzygyTablebase {
         SyzygyTablebase {
             tables: Tablebase::new(),
         }
@@ -36,6 +49,7 @@ impl SyzygyTablebase {
     /// Adds the table files of ``directory``; returns how many were found.
     ///
     /// :raises: :exc:`OSError` if the directory cannot be listed.
+    #[pyo3(name = "_add_directory")]
     fn add_directory(
         &self,
         py: Python<'_>,
@@ -49,31 +63,32 @@ impl SyzygyTablebase {
     }
 
     /// Adds one table file if it is named as a table; 1 if added, else 0.
+    #[pyo3(name = "_add_file")]
     fn add_file(&self, path: PathBuf, load_wdl: bool, load_dtz: bool) -> usize {
         self.tables.add_file(&path, load_wdl, load_dtz)
     }
 
     /// Win/draw/loss under the 50-move rule (python-chess's ``probe_wdl``).
-    fn probe_wdl(&self, py: Python<'_>, board: &Bound<'_, Board>) -> Result<i32> {
-        let board = position(board);
+    fn probe_wdl(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> Result<i32> {
+        let board = position(board)?;
         Ok(py.detach(|| self.tables.probe_wdl(&board))?)
     }
 
     /// Distance to zeroing, DTZ50'' with rounding (python-chess's ``probe_dtz``).
-    fn probe_dtz(&self, py: Python<'_>, board: &Bound<'_, Board>) -> Result<i32> {
-        let board = position(board);
+    fn probe_dtz(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> Result<i32> {
+        let board = position(board)?;
         Ok(py.detach(|| self.tables.probe_dtz(&board))?)
     }
 
     /// The WDL table's own value, no captures or en passant (``probe_wdl_table``).
-    fn probe_wdl_table(&self, py: Python<'_>, board: &Bound<'_, Board>) -> Result<i32> {
-        let board = position(board);
+    fn probe_wdl_table(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> Result<i32> {
+        let board = position(board)?;
         Ok(py.detach(|| self.tables.probe_wdl_table(&board))?)
     }
 
     /// ``probe_dtz`` without en passant (``probe_dtz_no_ep``).
-    fn probe_dtz_no_ep(&self, py: Python<'_>, board: &Bound<'_, Board>) -> Result<i32> {
-        let board = position(board);
+    fn probe_dtz_no_ep(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> Result<i32> {
+        let board = position(board)?;
         Ok(py.detach(|| self.tables.probe_dtz_no_ep(&board))?)
     }
 
@@ -81,22 +96,26 @@ impl SyzygyTablebase {
     fn probe_dtz_table(
         &self,
         py: Python<'_>,
-        board: &Bound<'_, Board>,
+        board: &Bound<'_, PyAny>,
         wdl: i32,
     ) -> Result<(i32, i32)> {
-        let board = position(board);
+        let board = position(board)?;
         Ok(py.detach(|| self.tables.probe_dtz_table(&board, wdl))?)
     }
 
-    /// The WDL value within ``alpha..beta`` after captures, and 2 if a capture decided it.
+    /// The WDL value within ``alpha..beta`` after captures, and 2 if a capture decided it
+    /// (``threats`` matters for variants only).
+    #[pyo3(signature = (board, alpha, beta, threats = false))]
     fn probe_ab(
         &self,
         py: Python<'_>,
-        board: &Bound<'_, Board>,
+        board: &Bound<'_, PyAny>,
         alpha: i32,
         beta: i32,
+        threats: bool,
     ) -> Result<(i32, i32)> {
-        let board = position(board);
+        let _ = threats;
+        let board = position(board)?;
         Ok(py.detach(|| self.tables.probe_ab(&board, alpha, beta))?)
     }
 
@@ -171,8 +190,8 @@ impl SyzygyWdlTable {
     }
 
     /// The stored value for ``board``.
-    fn probe(&self, py: Python<'_>, board: &Bound<'_, Board>) -> Result<i32> {
-        let board = position(board);
+    fn probe(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> Result<i32> {
+        let board = position(board)?;
         Ok(py.detach(|| self.table.get(WdlTable::open)?.probe(&board))?)
     }
 
@@ -207,8 +226,8 @@ impl SyzygyDtzTable {
     }
 
     /// The stored entry for ``board`` of WDL value ``wdl``: ``(entry, 1)`` or ``(0, -1)``.
-    fn probe(&self, py: Python<'_>, board: &Bound<'_, Board>, wdl: i32) -> Result<(i32, i32)> {
-        let board = position(board);
+    fn probe(&self, py: Python<'_>, board: &Bound<'_, PyAny>, wdl: i32) -> Result<(i32, i32)> {
+        let board = position(board)?;
         Ok(py.detach(|| self.table.get(DtzTable::open)?.probe(&board, wdl))?)
     }
 

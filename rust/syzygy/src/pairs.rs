@@ -23,6 +23,20 @@
 //! ```
 
 use crate::reader::{Bytes, Corrupt};
+use std::sync::OnceLock;
+
+/// Parts with at most this many blocks keep, per block, where each symbol's values start
+/// (built on the block's first probe, then read without locks): a lookup is a binary search
+/// instead of a walk over up to a few hundred symbols. Bounded so that large tables (whose
+/// blocks number in the millions) keep no per-block state.
+const INDEXED_BLOCKS: u64 = 1 << 15;
+
+/// The symbols of one block, in order, with the index of each one's first value.
+#[derive(Debug)]
+struct BlockIndex {
+    starts: Box<[u32]>,
+    symbols: Box<[u16]>,
+}
 
 /// One part's decoder. Offsets are into the table file.
 #[derive(Debug, Default)]
@@ -33,17 +47,26 @@ pub(crate) struct Pairs {
     idx_bits: u32,
     block_size: u32,
     min_len: u32,
-    /// Offset of the first-symbol table (one u16 per code length from `min_len`).
-    offset: usize,
-    /// Offset of the symbol table.
-    sym_pat: usize,
-    /// Per symbol, how many values it stands for, minus one.
-    sym_len: Vec<u32>,
+    /// Per code length (from `min_len`), the first symbol of that length.
+    first_symbol: Vec<u16>,
+    /// The symbols, read once from the file's symbol table.
+    symbols: Vec<Symbol>,
     /// Per code length (from `min_len`), the smallest left-aligned code of that length.
     base: Vec<u64>,
     pub index_table: usize,
     pub size_table: usize,
     pub data: usize,
+    /// Per block of a small part, its [`BlockIndex`] once built (empty for large parts).
+    block_index: Box<[OnceLock<BlockIndex>]>,
+}
+
+/// One symbol: how many values it stands for, and its halves (for a value symbol, the
+/// value in `left`).
+#[derive(Copy, Clone, Debug, Default)]
+struct Symbol {
+    count: u32,
+    left: u16,
+    right: u16,
 }
 
 /// The sizes in bytes of a part's index table, size table and data.
@@ -90,6 +113,19 @@ impl Pairs {
         let sizes = [6 * indices, 2 * blocks, (1u64 << block_size) * real_blocks];
 
         let sym_len = symbol_lengths(bytes, sym_pat, symbols)?;
+        let symbols = (0..symbols)
+            .map(|s| {
+                let (left, right) = halves(bytes, sym_pat + 3 * s)?;
+                Ok(Symbol {
+                    count: sym_len[s] + 1,
+                    left: left as u16,
+                    right: right as u16,
+                })
+            })
+            .collect::<Result<Vec<Symbol>, Corrupt>>()?;
+        let first_symbol = (0..h)
+            .map(|i| bytes.u16_le(offset + 2 * i))
+            .collect::<Result<Vec<u16>, Corrupt>>()?;
 
         // The canonical code: base[i] is the first code of length min_len + i, left-aligned
         // in 64 bits; the longest length starts at 0.
@@ -102,14 +138,19 @@ impl Pairs {
         for (i, b) in base.iter_mut().enumerate() {
             *b = b.checked_shl(64 - (min_len + i as u32)).unwrap_or(0);
         }
+        let indexed = if real_blocks <= INDEXED_BLOCKS {
+            real_blocks as usize
+        } else {
+            0
+        };
         let pairs = Pairs {
+            block_index: (0..indexed).map(|_| OnceLock::new()).collect(),
             flags,
             idx_bits,
             block_size,
             min_len,
-            offset,
-            sym_pat,
-            sym_len,
+            first_symbol,
+            symbols,
             base,
             ..Pairs::default()
         };
@@ -145,54 +186,103 @@ impl Pairs {
                 block += 1;
             }
         }
-        let mut ptr = self.data + ((block as usize) << self.block_size);
+        let block = usize::try_from(block).map_err(|_| Corrupt)?;
+        let sym = match self.block_index.get(block) {
+            Some(cell) => {
+                let index = match cell.get() {
+                    Some(index) => index,
+                    None => {
+                        let built = self.index_block(bytes, block)?;
+                        cell.get_or_init(|| built)
+                    }
+                };
+                let at = index.starts.partition_point(|&s| i64::from(s) <= lit);
+                let at = at.checked_sub(1).ok_or(Corrupt)?;
+                lit -= i64::from(index.starts[at]);
+                usize::from(index.symbols[at])
+            }
+            None => self.walk_block(bytes, block, &mut lit)?,
+        };
+        let symbols = &self.symbols[..];
+        // Unfold the pair symbol down to the value.
+        let mut symbol = symbols[sym];
+        while symbol.count > 1 {
+            let left = symbols.get(usize::from(symbol.left)).ok_or(Corrupt)?;
+            symbol = if lit < i64::from(left.count) {
+                *left
+            } else {
+                lit -= i64::from(left.count);
+                *symbols.get(usize::from(symbol.right)).ok_or(Corrupt)?
+            };
+        }
+        Ok(if wdl { symbol.left & 0xff } else { symbol.left })
+    }
+}
 
-        // Walk the block's symbols until the one holding value `lit`.
+impl Pairs {
+    /// The symbols of `block` from its start: calls `visit(symbol)` for each until it
+    /// returns false.
+    fn for_symbols(
+        &self,
+        bytes: Bytes<'_>,
+        block: usize,
+        mut visit: impl FnMut(usize, u32) -> bool,
+    ) -> Result<(), Corrupt> {
+        let mut ptr = self.data + (block << self.block_size);
         let m = self.min_len;
         let mut code = bytes.u64_be(ptr)?;
         ptr += 8;
         let mut bits = 0u32;
-        let mut sym;
+        let base = &self.base[..];
         loop {
-            let mut l = m;
-            while code < *self.base.get((l - m) as usize).ok_or(Corrupt)? {
-                l += 1;
+            // base's last entry is 0, so the search stops within it.
+            let l = base.iter().position(|&b| code >= b).ok_or(Corrupt)?;
+            let len = m + l as u32;
+            let sym = usize::from(self.first_symbol[l]) + ((code - base[l]) >> (64 - len)) as usize;
+            let count = self.symbols.get(sym).ok_or(Corrupt)?.count;
+            if !visit(sym, count) {
+                return Ok(());
             }
-            sym = usize::from(bytes.u16_le(self.offset + 2 * (l - m) as usize)?);
-            sym += ((code - self.base[(l - m) as usize]) >> (64 - l)) as usize;
-            let len = i64::from(*self.sym_len.get(sym).ok_or(Corrupt)?);
-            if lit < len + 1 {
-                break;
-            }
-            lit -= len + 1;
-            code <<= l;
-            bits += l;
+            code <<= len;
+            bits += len;
             if bits >= 32 {
                 bits -= 32;
                 code |= u64::from(bytes.u32_be(ptr)?) << bits;
                 ptr += 4;
             }
         }
-        // Unfold the pair symbol down to the value.
-        while self.sym_len[sym] != 0 {
-            let (left, right) = halves(bytes, self.sym_pat + 3 * sym)?;
-            let left_len = i64::from(*self.sym_len.get(left).ok_or(Corrupt)?);
-            if lit < left_len + 1 {
-                sym = left;
-            } else {
-                lit -= left_len + 1;
-                sym = right;
-            }
-            if sym >= self.sym_len.len() {
-                return Err(Corrupt);
-            }
-        }
-        let w = self.sym_pat + 3 * sym;
-        Ok(if wdl {
-            u16::from(bytes.u8(w)?)
-        } else {
-            (u16::from(bytes.u8(w + 1)? & 0x0f) << 8) | u16::from(bytes.u8(w)?)
+    }
+
+    /// Every symbol of `block` with the index of its first value.
+    fn index_block(&self, bytes: Bytes<'_>, block: usize) -> Result<BlockIndex, Corrupt> {
+        let values = u64::from(bytes.u16_le(self.size_table + 2 * block)?) + 1;
+        let (mut starts, mut symbols) = (Vec::new(), Vec::new());
+        let mut start = 0u64;
+        self.for_symbols(bytes, block, |sym, count| {
+            starts.push(start as u32);
+            symbols.push(sym as u16);
+            start += u64::from(count);
+            start < values
+        })?;
+        Ok(BlockIndex {
+            starts: starts.into(),
+            symbols: symbols.into(),
         })
+    }
+
+    /// Walks `block` to the symbol holding value `lit`, leaving `lit` relative to it.
+    fn walk_block(&self, bytes: Bytes<'_>, block: usize, lit: &mut i64) -> Result<usize, Corrupt> {
+        let mut found = 0;
+        self.for_symbols(bytes, block, |sym, count| {
+            if *lit < i64::from(count) {
+                found = sym;
+                false
+            } else {
+                *lit -= i64::from(count);
+                true
+            }
+        })?;
+        Ok(found)
     }
 }
 
