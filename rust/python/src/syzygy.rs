@@ -27,7 +27,12 @@ fn position(board: &Bound<'_, PyAny>) -> PyResult<pychess_core::Board> {
 
 /// A set of Syzygy tables: the base class of ``pychess_rs.syzygy.Tablebase``, whose probes
 /// are these methods (no Python frame between the caller and the prober).
-#[pyclass(module = "pychess_rs._core", name = "SyzygyTablebase", frozen, subclass)]
+#[pyclass(
+    module = "pychess_rs._core",
+    name = "SyzygyTablebase",
+    frozen,
+    subclass
+)]
 pub struct SyzygyTablebase {
     tables: Tablebase,
 }
