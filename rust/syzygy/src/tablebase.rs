@@ -180,6 +180,30 @@ impl Tablebase {
         }
     }
 
+    /// The most pieces of any WDL table added (0 without tables): positions with more are
+    /// not worth probing.
+    pub fn max_pieces(&self) -> u32 {
+        self.snapshot()
+            .wdl
+            .keys()
+            .map(|m| m.total())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// How many table files (WDL and DTZ) were added.
+    pub fn table_count(&self) -> usize {
+        let registry = self.snapshot();
+        let distinct = |paths: Vec<&PathBuf>| {
+            let mut paths = paths;
+            paths.sort();
+            paths.dedup();
+            paths.len()
+        };
+        distinct(registry.wdl.values().map(|t| &t.path).collect())
+            + distinct(registry.dtz.values().map(|t| &t.path).collect())
+    }
+
     /// Forgets every table (python-chess's `close`); probes in flight finish first with the
     /// tables they hold.
     pub fn close(&self) {
