@@ -1,5 +1,6 @@
 """Type stubs for the native module ``pychess_rs._core`` (the Rust bindings)."""
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Literal, Protocol, TypedDict, final
 
@@ -487,6 +488,8 @@ class SearchInfo:
     @property
     def time_ms(self) -> int: ...
     @property
+    def tbhits(self) -> int: ...
+    @property
     def pv(self) -> list[Move]: ...
 
 @final
@@ -506,6 +509,9 @@ class Searcher:
     def configure(self, **options: int | None) -> None: ...
     @property
     def options(self) -> SearcherOptions: ...
+    def set_syzygy(
+        self, path: str | os.PathLike[str] | None, probe_depth: int = 1, rule50: bool = True
+    ) -> int: ...
     def clear(self) -> None: ...
     def search(
         self,

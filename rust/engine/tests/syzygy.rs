@@ -120,7 +120,7 @@ fn the_search_probes_below_the_root() {
     let Some(dir) = tables_dir() else { return };
     let (mut engine, _) = engine_with_tables(&dir);
     // Five pieces (no table) with captures into four-piece tables: searched, with probes.
-    let board = Board::from_fen("8/8/3k4/8/2q5/8/3R4/2K1Q3 w - - 0 1", false).unwrap();
+    let board = Board::from_fen("8/8/3k4/8/2q5/8/2Q4R/3K4 w - - 0 1", false).unwrap();
     let (best, infos) = go(&mut engine, &board, 6);
     assert!(best.is_some());
     assert!(infos.last().unwrap().tbhits > 0, "{infos:?}");
