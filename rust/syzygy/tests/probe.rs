@@ -160,3 +160,11 @@ fn tables_are_shared_between_threads() {
         }
     });
 }
+
+#[test]
+fn the_prober_is_send_and_sync() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Tablebase>();
+    shared::<WdlTable>();
+    shared::<DtzTable>();
+}
