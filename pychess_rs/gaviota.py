@@ -26,11 +26,9 @@ from __future__ import annotations
 import ctypes
 import os
 from types import TracebackType
-from typing import Protocol, Union
 
 from . import _core
-from ._core import Board
-from .base_board import BaseBoard
+from ._probe_board import AnyBoard
 
 __all__ = [
     "MissingTableError",
@@ -42,29 +40,6 @@ __all__ = [
 
 #: Raised when the tables for a position's material are not there; a :exc:`KeyError`.
 MissingTableError = _core.GaviotaMissingTableError
-
-
-class _PythonChessBoard(Protocol):
-    castling_rights: int
-
-    def fen(self, *, en_passant: str = ...) -> str: ...
-
-
-AnyBoard = Union[Board, BaseBoard, _PythonChessBoard]
-
-
-def _our_board(board: AnyBoard) -> Board:
-    """``board`` as a pychess_rs ``Board``: ours as it is, a python-chess board through its FEN
-    (the en-passant square as set: the prober finds the legal captures itself) and its
-    castling rights as set (python-chess refuses any, even rights without a rook).
-    The prober calls this for any board that is not a pychess_rs ``Board``."""
-    if isinstance(board, Board):
-        return board
-    if isinstance(board, BaseBoard):
-        return board._board
-    ours = Board(board.fen(en_passant="fen"))
-    ours.castling_rights = board.castling_rights
-    return ours
 
 
 class PythonTablebase:

@@ -98,7 +98,21 @@ class _Button:
 _Option = Union[_Spin, _Check, _Text, _Button]
 
 # The options the session keeps for itself: the search never sees them.
-_OWN_KEYS = frozenset(("ponder", "chess960", "own_book", "book", "book_seed"))
+_OWN_KEYS = frozenset(
+    (
+        "ponder",
+        "chess960",
+        "own_book",
+        "book",
+        "book_seed",
+        "syzygy",
+        "syzygy_probe_depth",
+        "syzygy_50_move_rule",
+    )
+)
+
+#: The options that reach the engine as its tablebase setting (``Searcher.set_syzygy``).
+_SYZYGY_KEYS = frozenset(("syzygy", "syzygy_probe_depth", "syzygy_50_move_rule"))
 
 
 def _options() -> tuple[_Option, ...]:
@@ -217,7 +231,8 @@ def _format_info(info: SearchInfo) -> str:
         parts.append("lowerbound")
     elif info.upperbound:
         parts.append("upperbound")
-    parts.append(f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {info.time_ms}")
+    parts.append(f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} tbhits {info.tbhits}")
+    parts.append(f"time {info.time_ms}")
     pv = info.pv
     if pv:
         parts.append("pv " + " ".join(m.uci() for m in pv))
@@ -415,6 +430,8 @@ class UciSession:
             self._values[option.key] = "" if value in (None, "<empty>") else value
             if option.key == "book":
                 self._open_book()
+            if option.key == "syzygy":
+                self._set_syzygy()
             return True
         if value is None:
             raise _CommandError(f"setoption: {option.name} needs a value")
@@ -436,6 +453,8 @@ class UciSession:
             if option.key == "chess960":
                 self._board = self._board.copy()
                 self._board.chess960 = bool(new)
+            if option.key in _SYZYGY_KEYS:
+                self._set_syzygy()
             return True
         self._finish_search()
         previous = dict(self._values)
@@ -446,6 +465,25 @@ class UciSession:
             self._values = previous
             raise _CommandError(f"setoption: {e}") from None
         return True
+
+    def _set_syzygy(self) -> None:
+        """Hands ``SyzygyPath``, ``SyzygyProbeDepth`` and ``Syzygy50MoveRule`` to the engine
+        (after the search in progress); a directory that cannot be read is reported and the
+        session plays without tables."""
+        self._finish_search()
+        path = str(self._values["syzygy"])
+        try:
+            found = self._searcher.set_syzygy(
+                path or None,
+                int(self._values["syzygy_probe_depth"]),
+                bool(self._values["syzygy_50_move_rule"]),
+            )
+        except OSError as e:
+            self._searcher.set_syzygy(None)
+            self._say(f"SyzygyPath {path!r} cannot be read ({e}); playing without tables")
+            return
+        if path:
+            self._say(f"found {found} tablebase files in {path}")
 
     def _open_book(self) -> None:
         """Opens ``BookFile`` (closing the book before); a book that cannot be read is

@@ -29,6 +29,7 @@ from benchsuite import (
     pgn,
     python_level,
     search,
+    syzygy,
 )
 from benchsuite.config import KIWIPETE, PERFT_COUNTS, STARTPOS, Context, Sizes
 from benchsuite.peers import load_impls
@@ -269,6 +270,24 @@ def test_gaviota_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     monkeypatch.setenv("PYCHESS_RS_PYTHON_CHESS_SUITE", str(tmp_path))
     missing = gaviota.rows(context(impls))
     assert [r.impl for r in missing] == ["python-chess", "pychess-rs"]
+
+
+def test_syzygy_rows(impls: list, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rows = syzygy.rows(context(impls))
+    if (syzygy.tables_dir() / "KQvK.rtbw").is_file():
+        assert [r.workload for r in rows] == [
+            "syzygy probe_wdl (20 positions, 3-4 pieces)",
+            "syzygy probe_wdl (20 positions, 3-4 pieces)",
+            "syzygy probe_dtz (20 positions, 3-4 pieces)",
+            "syzygy probe_dtz (20 positions, 3-4 pieces)",
+        ]
+        # Every answer equals python-chess's, or the row would carry a note saying so.
+        ours = [r for r in rows if r.impl == "pychess-rs"]
+        assert all(r.seconds is not None and not r.note for r in ours)
+    # Without the cached tables, each row says where they were looked for.
+    monkeypatch.setenv("PYCHESS_RS_PYTHON_CHESS_SUITE", str(tmp_path))
+    missing = syzygy.rows(context(impls))
+    assert len(missing) == 4
     assert all(r.seconds is None and "tables not cached" in r.note for r in missing)
 
 
@@ -384,6 +403,7 @@ def test_workload_names_are_the_sections() -> None:
         "pgn",
         "book",
         "gaviota",
+        "syzygy",
         "encode",
         "env",
         "engine-client",

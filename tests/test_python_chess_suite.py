@@ -58,6 +58,10 @@ GAVIOTA_NEEDS_BIGGER_TABLES = {
     "NativeGaviotaTestCase.test_two_ep",
 }
 
+#: Syzygy tablebases (issue 22), probing the suite's data/syzygy/regular tables (3 and 4 pieces:
+#: the two tests on 5-piece positions skip with MissingTableError in python-chess too).
+SYZYGY_CASES = ("SyzygyTestCase",)
+
 #: The engine client (issue 21): pychess_rs.engine standing in for chess.engine. The tests
 #: that need Stockfish or Fairy-Stockfish find them on PATH or in /usr/games (Debian's place;
 #: tools/test installs them) and skip without them, as do the Crafty ones.
@@ -76,12 +80,24 @@ NEEDS_VARIANTS = {
         "reads games with [Variant] tags into chess.variant boards (Atomic, Crazyhouse, "
         "Three-check, ...); pychess-rs plays standard chess and Chess960 only"
     ),
+    **{
+        f"SyzygyTestCase.{test}": (
+            "probes suicide/antichess tables with chess.variant boards; pychess_rs.syzygy "
+            "reads standard chess tables only (variants are issue 23)"
+        )
+        for test in (
+            "test_suicide_dtm",
+            "test_suicide_dtz",
+            "test_suicide_stats",
+            "test_antichess_kvk",
+        )
+    },
 }
 
 #: ``test.py`` imports these submodules at its top; the ones pychess_rs has are bound to
-#: ours, the rest (tablebases) to stand-ins whose attributes are inert exception classes,
-#: enough for decorators such as ``@catchAndSkip(chess.syzygy.MissingTableError)`` that run
-#: when the file is loaded. No test listed above uses a stand-in.
+#: ours, the rest to stand-ins whose attributes are inert exception classes, enough for
+#: decorators such as ``@catchAndSkip(chess.gaviota.MissingTableError)`` that run when the
+#: file is loaded. No test listed above uses a stand-in.
 SUBMODULES = ("engine", "gaviota", "pgn", "polyglot", "svg", "syzygy")
 
 #: Submodules bound to python-chess's own: EngineTestCase hands a python-chess
@@ -203,6 +219,13 @@ def test_python_chess_gaviota(test_id: str, monkeypatch: pytest.MonkeyPatch) -> 
         raise
 
 
+@pytest.mark.parametrize("test_id", _test_ids(SYZYGY_CASES))
+def test_python_chess_syzygy(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if test_id in NEEDS_VARIANTS:
+        pytest.skip(f"needs variants: {NEEDS_VARIANTS[test_id]}")
+    _run_one(test_id, monkeypatch)
+
+
 @pytest.mark.parametrize("test_id", _test_ids(ENGINE_CASES))
 def test_python_chess_engine(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     extra = [d for d in ENGINE_DIRS if os.path.isdir(d)]
@@ -223,3 +246,5 @@ def test_the_suite_loaded_against_pychess_rs() -> None:
     assert len(_test_ids(POLYGLOT_CASES)) == 12
     assert TEST_MODULE.chess.gaviota is pychess_rs.gaviota
     assert len(_test_ids(GAVIOTA_CASES)) == 10
+    assert TEST_MODULE.chess.syzygy is pychess_rs.syzygy
+    assert len(_test_ids(SYZYGY_CASES)) == 21

@@ -34,7 +34,7 @@ CASTLING_READY = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"
 
 INFO_LINE = re.compile(
     r"info depth \d+ seldepth \d+ multipv \d+ score (cp -?\d+|mate -?\d+)"
-    r"( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+"
+    r"( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ tbhits \d+ time \d+"
     r"( pv( [a-h][1-8][a-h][1-8][qrbn]?)+)?"
 )
 # Everything the engine may print outside the debug commands.
@@ -154,11 +154,17 @@ def test_handshake_lists_every_option() -> None:
         "OwnBook",
         "BookFile",
         "BookSeed",
+        "SyzygyPath",
+        "SyzygyProbeDepth",
+        "Syzygy50MoveRule",
     ]
     assert "option name Skill Level type spin default 20 min 0 max 20" in lines
     assert "option name OwnBook type check default false" in lines
     assert "option name BookFile type string default <empty>" in lines
     assert "option name BookSeed type spin default 0 min 0 max 2147483647" in lines
+    assert "option name SyzygyPath type string default <empty>" in lines
+    assert "option name SyzygyProbeDepth type spin default 1 min 1 max 100" in lines
+    assert "option name Syzygy50MoveRule type check default true" in lines
     assert "option name UCI_Chess960 type check default false" in lines
     assert "option name Clear Hash type button" in lines
 

@@ -21,6 +21,7 @@ The search runs in Rust with the GIL released, so another thread may call
 from __future__ import annotations
 
 import enum
+import os
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Union, overload
@@ -76,6 +77,7 @@ def _info_dict(info: SearchInfo, turn: bool) -> InfoDict:
         nodes=info.nodes,
         nps=info.nps,
         hashfull=info.hashfull,
+        tbhits=info.tbhits,
         time=info.time_ms / 1000,
     )
     if info.lowerbound:
@@ -171,18 +173,35 @@ class Engine:
     and seed give the same move. :meth:`analyse`, pondering and ``root_moves`` searches
     ignore the book.
 
+    ``syzygy`` names the directories of Syzygy endgame tables (a path, or several joined with
+    :data:`os.pathsep`; ``None`` for none), as the UCI option ``SyzygyPath``: a position the
+    tables cover is answered by the move that keeps its result with the best distance to
+    zeroing (no search), and the search takes the tables' result wherever it has at least
+    ``syzygy_probe_depth`` plies left; ``syzygy_50_move_rule`` (default on) counts wins and
+    losses decided only beyond the fifty-move rule as draws. ``tbhits`` in the infos counts
+    the probes.
+
     One search runs at a time; :meth:`stop` and :meth:`ponderhit` may be called from other
     threads.
 
     :raises: :exc:`EngineOptionError` for an unknown option or a bad value,
-        :exc:`OSError` for a book that cannot be read.
+        :exc:`OSError` for a book or a tables directory that cannot be read.
     """
 
     def __init__(
-        self, *, book: BookPath | None = None, book_seed: int = 0, **options: OptionValue
+        self,
+        *,
+        book: BookPath | None = None,
+        book_seed: int = 0,
+        syzygy: str | os.PathLike[str] | None = None,
+        syzygy_probe_depth: int = 1,
+        syzygy_50_move_rule: bool = True,
+        **options: OptionValue,
     ) -> None:
         self._searcher = Searcher(**options)
         self._book_seed = _check_seed(book_seed)
+        self._syzygy = os.fspath(syzygy) if syzygy is not None else None
+        self._searcher.set_syzygy(self._syzygy, syzygy_probe_depth, syzygy_50_move_rule)
         self._book = EngineBook(book) if book is not None else None
         self._search_lock = threading.Lock()
         self._control_lock = threading.Lock()
@@ -197,6 +216,11 @@ class Engine:
     def book(self) -> BookPath | None:
         """The opening book's path, or ``None``."""
         return self._book.path if self._book is not None else None
+
+    @property
+    def syzygy(self) -> str | None:
+        """The Syzygy tables' directories, or ``None``."""
+        return self._syzygy
 
     @property
     def book_seed(self) -> int:
@@ -384,6 +408,8 @@ class Engine:
         options = ", ".join(f"{k}={v!r}" for k, v in self._searcher.options.items())
         if self._book is not None:
             options += f", book={self._book.path!r}, book_seed={self._book_seed!r}"
+        if self._syzygy is not None:
+            options += f", syzygy={self._syzygy!r}"
         return f"Engine({options})"
 
 

@@ -25,6 +25,7 @@ examples:
   pychess-rs gui --port 8765 --no-browser
   pychess-rs gui --movetime 0.3       a quicker engine
   pychess-rs gui --book performance.bin   the engine opens from a Polyglot book
+  pychess-rs gui --syzygy ~/syzygy        the engine plays endgames from Syzygy tables
 
 The address printed holds this run's token: open it (or reload it) to play. Each browser
 tab plays its own game; the game's id in the address brings it back after a reload."""
@@ -133,7 +134,12 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{shown}]" if ":" in shown else shown
     url = f"http://{shown}:{port}/?token={token}"
     app = create_app(
-        token=token, limit=limit, hosts=hosts, book=args.book, book_seed=args.book_seed
+        token=token,
+        limit=limit,
+        hosts=hosts,
+        book=args.book,
+        book_seed=args.book_seed,
+        syzygy=args.syzygy,
     )
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)

@@ -195,17 +195,18 @@ def create_app(
     spawn: Callable[[Callable[[], None]], None] | None = None,
     book: BookPath | None = None,
     book_seed: int | None = None,
+    syzygy: str | None = None,
 ) -> Starlette:
     """The app: the page at ``/`` (``?token=``), its files under ``/static/`` and the
     JSON API under ``/api/`` (the token in the ``X-PyChess-Token`` header). ``hosts``
     are the names the Host header may carry; ``spawn`` runs an engine search (default: a
     daemon thread); ``book`` is the engine's opening book, played with ``book_seed`` (a new
-    seed each game when ``None``)."""
+    seed each game when ``None``); ``syzygy`` the directories of its endgame tables."""
 
     def thread(work: Callable[[], None]) -> None:
         threading.Thread(target=work, name="pychess-rs-gui-engine", daemon=True).start()
 
-    games = Games(limit, spawn or thread, book=book, book_seed=book_seed)
+    games = Games(limit, spawn or thread, book=book, book_seed=book_seed, syzygy=syzygy)
     static = resources.files("pychess_rs.gui") / "static"
 
     async def page(request: Request) -> Response:

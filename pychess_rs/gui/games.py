@@ -538,11 +538,13 @@ class Games:
         *,
         book: BookPath | None = None,
         book_seed: int | None = None,
+        syzygy: str | None = None,
     ) -> None:
         self.limit = limit
         self.spawn = spawn
         self.book = book
         self.book_seed = book_seed
+        self.syzygy = syzygy
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         self._lock = threading.Lock()
 
@@ -581,9 +583,11 @@ class Games:
 
         def engine() -> EnginePlayer:
             try:
-                return EnginePlayer(strength, self.limit, book=self.book, book_seed=seed)
+                return EnginePlayer(
+                    strength, self.limit, book=self.book, book_seed=seed, syzygy=self.syzygy
+                )
             except OSError as e:
-                raise GameError(500, f"cannot read the opening book: {e}") from None
+                raise GameError(500, f"cannot read the opening book or tables: {e}") from None
 
         players: dict[bool, EnginePlayer | None] = {
             True: engine() if white == "engine" else None,

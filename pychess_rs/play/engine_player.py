@@ -89,15 +89,19 @@ class EnginePlayer:
         *,
         book: BookPath | None = None,
         book_seed: int = 0,
+        syzygy: str | None = None,
     ) -> None:
         """``book``: a Polyglot book the engine plays from while the game is in it (hints
-        and evaluations search).
+        and evaluations search); ``syzygy``: directories of Syzygy endgame tables it plays
+        endgames from (``os.pathsep`` between several).
 
-        :raises: :exc:`OSError` for a book that cannot be read.
+        :raises: :exc:`OSError` for a book or a tables directory that cannot be read.
         """
         self.strength = strength
         self.limit = limit
-        self._engine = Engine(hash_mb=16, limit_elo=strength.elo, book=book, book_seed=book_seed)
+        self._engine = Engine(
+            hash_mb=16, limit_elo=strength.elo, book=book, book_seed=book_seed, syzygy=syzygy
+        )
         # Hints come from a second, full-strength engine, made on first use.
         self._analyser: Engine | None = None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ examples:
   pychess-rs play --white engine --depth 6         watch the engine play itself
   pychess-rs play --chess960 --save game.pgn       a random Chess960 start
   pychess-rs play --book performance.bin           the engine opens from a Polyglot book
+  pychess-rs play --syzygy ~/syzygy                the engine plays endgames from Syzygy tables
   printf 'f3\\ne5\\ng4\\nQh4\\n' | pychess-rs play --black human   one move per line
 
 Moves are SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); type help during the game for the
@@ -117,21 +119,37 @@ def add_book_arguments(parser: argparse.ArgumentParser) -> None:
         help="seed of the book's weighted choice: the same seed repeats the same openings "
         "(default: a new one each game)",
     )
+    parser.add_argument(
+        "--syzygy",
+        metavar="DIR",
+        help="directory of Syzygy endgame tables (.rtbw/.rtbz) the engine plays endgames "
+        f"from; several joined with {os.pathsep!r}",
+    )
 
 
 def book_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``Engine``'s ``book`` and ``book_seed`` for one game (a fresh seed unless given).
+    """``Engine``'s ``book``, ``book_seed`` and ``syzygy`` for one game (a fresh seed unless
+    given).
 
-    :raises: :exc:`ValueError` for a book that cannot be read or a seed out of range.
+    :raises: :exc:`ValueError` for a book or a tables directory that cannot be read, or a
+        seed out of range.
     """
     if args.book is not None:
         try:
             EngineBook(args.book).close()
         except OSError as e:
             raise ValueError(f"cannot read the book {str(args.book)!r}: {e}") from None
-    if args.book_seed is None:
-        return {"book": args.book, "book_seed": random_seed()}
-    return {"book": args.book, "book_seed": check_uci_option("book_seed", args.book_seed)}
+    syzygy: str | None = getattr(args, "syzygy", None)
+    if syzygy is not None:
+        for directory in syzygy.split(os.pathsep):
+            if directory and not os.path.isdir(directory):
+                raise ValueError(f"cannot read the Syzygy tables: no directory {directory!r}")
+    seed = random_seed() if args.book_seed is None else args.book_seed
+    return {
+        "book": args.book,
+        "book_seed": check_uci_option("book_seed", seed),
+        "syzygy": syzygy,
+    }
 
 
 def search_limit(args: argparse.Namespace) -> Limit:

@@ -18,6 +18,7 @@ from . import (
     pgn,
     python_level,
     search,
+    syzygy,
 )
 from .config import FULL, QUICK, Context
 from .peers import load_impls
@@ -36,6 +37,8 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "book": book.rows,
     # Gaviota DTM probes against python-chess's pure-Python chess.gaviota.
     "gaviota": gaviota.rows,
+    # Syzygy WDL and DTZ probes against python-chess's chess.syzygy.
+    "syzygy": syzygy.rows,
     "encode": encode.rows,
     # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
     "env": env.rows,

@@ -142,6 +142,8 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Milliseconds since the search started.
     pub time_ms: u64,
+    /// Tablebase probes so far (all threads).
+    pub tbhits: u64,
     /// The principal variation, legal from the root.
     pub pv: Vec<Move>,
 }

@@ -10,6 +10,7 @@ use crate::params::{
 };
 use crate::search::{legal_prefix, Event, NodeLimits, RootMove, Searcher, Shared};
 use crate::skill::{Skill, SKILL_MULTIPV};
+use crate::tablebase::Syzygy;
 use crate::tt::TranspositionTable;
 use pychess_core::{Board, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,6 +26,8 @@ pub struct Engine {
     tt: TranspositionTable,
     /// The main thread's history tables, carried from one search to the next.
     history: Option<Box<History>>,
+    /// Endgame tablebases (UCI `SyzygyPath`), if any.
+    syzygy: Option<Syzygy>,
 }
 
 /// A search's result plus the node count (all threads), for `bench`.
@@ -41,7 +44,18 @@ impl Engine {
             options,
             tt,
             history: None,
+            syzygy: None,
         }
+    }
+
+    /// Plays and searches with these tablebases (`None`: without).
+    pub fn set_syzygy(&mut self, syzygy: Option<Syzygy>) {
+        self.syzygy = syzygy;
+    }
+
+    /// The tablebases the engine plays with.
+    pub fn syzygy(&self) -> Option<&Syzygy> {
+        self.syzygy.as_ref()
     }
 
     /// The current options.
@@ -138,6 +152,36 @@ impl Engine {
             };
         }
         self.tt.new_search();
+        // A position the tables cover is played from them, not searched (unless the search
+        // must run until stopped).
+        let until_stopped = limits.infinite || control.is_pondering();
+        if let (Some(tb), false) = (&self.syzygy, until_stopped) {
+            let moves: Vec<Move> = root_moves.iter().map(|rm| rm.mv).collect();
+            if let Some(choice) = tb.root_choice(root, &moves) {
+                let info = SearchInfo {
+                    depth: 1,
+                    seldepth: 1,
+                    multipv: 1,
+                    score: crate::search::to_score(choice.score),
+                    bound: Bound::Exact,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: self.tt.hashfull(),
+                    time_ms: 0,
+                    tbhits: choice.tb_hits,
+                    pv: vec![choice.best],
+                };
+                on_info(&info);
+                return Outcome {
+                    result: SearchResult {
+                        best: Some(choice.best),
+                        ponder: None,
+                        lines: vec![info],
+                    },
+                    nodes: 0,
+                };
+            }
+        }
 
         let skill = Skill::from_options(self.options.limit_elo, self.options.skill_level);
         let reported_lines = self.options.multipv.clamp(1, root_moves.len());
@@ -180,6 +224,8 @@ impl Engine {
             control,
             stop: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            syzygy: self.syzygy.as_ref(),
+            tb_hits: AtomicU64::new(0),
         };
 
         let mut completed: Vec<SearchInfo> = Vec::new();

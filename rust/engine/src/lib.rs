@@ -14,7 +14,7 @@
 //! orders moves (SEE, MVV-LVA, the move picker) with what `history` learns (history
 //! tables, countermoves); `tt` is the lockless shared transposition table; `limits` turns
 //! clocks into time budgets; [`params`] holds every tunable; [`eval`] is the static
-//! evaluation; [`options`] declares the options front ends offer (names, ranges, defaults,
+//! evaluation; [`tablebase`] plays and searches with Syzygy tables; [`options`] declares the options front ends offer (names, ranges, defaults,
 //! the check) and `searchable` the positions a search accepts ([`check_searchable`]).
 //!
 //! Threads: `EngineOptions::threads > 1` runs Lazy SMP: helper threads search the same root
@@ -34,6 +34,7 @@ pub mod params;
 mod search;
 mod searchable;
 pub mod skill;
+pub mod tablebase;
 mod tt;
 
 pub use api::{
@@ -49,3 +50,4 @@ pub use options::{
     ENGINE_OPTIONS, UCI_OPTIONS,
 };
 pub use searchable::{check_searchable, Unsearchable};
+pub use tablebase::{RootChoice, Syzygy};

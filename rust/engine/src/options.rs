@@ -281,7 +281,7 @@ pub enum UciOption {
     /// An engine option as a `spin` (under its [`EngineOption::uci_name`]).
     Spin(EngineOption),
     /// A `check` the UCI loop keeps itself (`Ponder`, `UCI_Chess960`, `UCI_LimitStrength`,
-    /// `OwnBook`).
+    /// `OwnBook`, `Syzygy50MoveRule`).
     Check {
         /// The UCI name.
         name: &'static str,
@@ -297,8 +297,8 @@ pub enum UciOption {
         /// The loop's own key for it.
         key: &'static str,
     },
-    /// A `spin` the front end keeps itself, outside [`EngineOptions`] (`BookSeed`): the
-    /// search never sees it.
+    /// A `spin` the front end keeps itself, outside [`EngineOptions`] (`BookSeed`,
+    /// `SyzygyProbeDepth`, which reaches the engine with the tables).
     OwnSpin {
         /// The UCI name.
         name: &'static str,
@@ -311,7 +311,7 @@ pub enum UciOption {
         /// Its value before any `setoption`.
         default: u64,
     },
-    /// A `string` the front end keeps itself (`BookFile`); empty means unset.
+    /// A `string` the front end keeps itself (`BookFile`, `SyzygyPath`); empty means unset.
     Text {
         /// The UCI name.
         name: &'static str,
@@ -348,8 +348,34 @@ pub const BOOK_SEED: UciOption = UciOption::OwnSpin {
     default: 0,
 };
 
+/// `SyzygyPath`: the directories of Syzygy endgame tables (several separated as the system
+/// separates paths, `:` on Unix, `;` on Windows); empty plays without tables (the Python
+/// `Engine`'s `syzygy`). See [`crate::tablebase`].
+pub const SYZYGY_PATH: UciOption = UciOption::Text {
+    name: "SyzygyPath",
+    key: "syzygy",
+    default: "",
+};
+
+/// `SyzygyProbeDepth`: the fewest plies left at which the search probes the WDL tables.
+pub const SYZYGY_PROBE_DEPTH: UciOption = UciOption::OwnSpin {
+    name: "SyzygyProbeDepth",
+    key: "syzygy_probe_depth",
+    min: 1,
+    max: 100,
+    default: crate::tablebase::DEFAULT_PROBE_DEPTH as u64,
+};
+
+/// `Syzygy50MoveRule`: do cursed wins and blessed losses (decided only beyond the
+/// fifty-move rule) count as draws?
+pub const SYZYGY_50_MOVE_RULE: UciOption = UciOption::Check {
+    name: "Syzygy50MoveRule",
+    key: "syzygy_50_move_rule",
+    default: true,
+};
+
 /// The options the UCI loop offers, in the order `uci` lists them.
-pub const UCI_OPTIONS: [UciOption; 13] = [
+pub const UCI_OPTIONS: [UciOption; 16] = [
     UciOption::Spin(HASH_MB),
     UciOption::Spin(THREADS),
     UciOption::Spin(MULTIPV),
@@ -378,6 +404,9 @@ pub const UCI_OPTIONS: [UciOption; 13] = [
     OWN_BOOK,
     BOOK_FILE,
     BOOK_SEED,
+    SYZYGY_PATH,
+    SYZYGY_PROBE_DEPTH,
+    SYZYGY_50_MOVE_RULE,
 ];
 
 impl UciOption {

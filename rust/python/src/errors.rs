@@ -10,9 +10,10 @@ use pychess_book::UnknownPiece;
 use pychess_core::notation::epd::EpdError;
 use pychess_core::{FenError, MoveError};
 use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
-use pychess_gaviota::{DirectoryError, ProbeError};
+use pychess_gaviota::{DirectoryError, ProbeError as GaviotaProbeError};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
+use pychess_syzygy::{NameError, ProbeError as SyzygyProbeError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
 use pyo3::PyErr;
@@ -49,7 +50,14 @@ create_exception!(
 );
 create_exception!(
     pychess_rs.gaviota,
-    MissingTableError,
+    GaviotaMissingTableError,
+    PyKeyError,
+    "Can not probe position because a required table is missing."
+);
+
+create_exception!(
+    pychess_rs.syzygy,
+    SyzygyMissingTableError,
     PyKeyError,
     "Can not probe position because a required table is missing."
 );
@@ -79,9 +87,14 @@ pub(crate) enum Error {
     BookEntry(UnknownPiece),
     /// A Gaviota probe without answer: `MissingTableError` for missing material, `OSError`
     /// for a table that cannot be read, else `KeyError` (python-chess's classes).
-    GaviotaProbe(ProbeError),
+    GaviotaProbe(GaviotaProbeError),
     /// A Gaviota directory that cannot be added: `OSError`.
     GaviotaDirectory(DirectoryError),
+    /// A Syzygy probe without an answer: `MissingTableError`, `KeyError` (too many pieces,
+    /// castling rights), `OSError` (a file that cannot be read as a table) or `ValueError`.
+    SyzygyProbe(SyzygyProbeError),
+    /// A name that is not a table name: `ValueError`.
+    TableName(NameError),
     /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
     /// records for it.
     Pgn(PgnError),
@@ -117,8 +130,10 @@ wrap! {
     ReplayError => Replay,
     PgnError => Pgn,
     UnknownPiece => BookEntry,
-    ProbeError => GaviotaProbe,
+    GaviotaProbeError => GaviotaProbe,
     DirectoryError => GaviotaDirectory,
+    SyzygyProbeError => SyzygyProbe,
+    NameError => TableName,
     PyErr => Python,
 }
 
@@ -181,13 +196,31 @@ impl From<Error> for PyErr {
                     PyValueError::new_err(e.message)
                 }
             },
-            Error::GaviotaProbe(e @ ProbeError::MissingTable { .. }) => {
-                MissingTableError::new_err(e.to_string())
+            Error::GaviotaProbe(e @ GaviotaProbeError::MissingTable { .. }) => {
+                GaviotaMissingTableError::new_err(e.to_string())
             }
-            Error::GaviotaProbe(ProbeError::File(e)) => PyOSError::new_err(e.to_string()),
+            Error::GaviotaProbe(GaviotaProbeError::File(e)) => PyOSError::new_err(e.to_string()),
             Error::GaviotaProbe(e) => PyKeyError::new_err(e.to_string()),
             Error::GaviotaDirectory(DirectoryError::Io(e)) => e.into(),
             Error::GaviotaDirectory(e) => PyOSError::new_err(e.to_string()),
+            Error::SyzygyProbe(e) => {
+                let message = e.to_string();
+                match e {
+                    SyzygyProbeError::MissingTable { .. } => {
+                        SyzygyMissingTableError::new_err(message)
+                    }
+                    SyzygyProbeError::TooManyPieces { .. }
+                    | SyzygyProbeError::CastlingRights { .. } => PyKeyError::new_err(message),
+                    SyzygyProbeError::Open { kind, .. } => {
+                        std::io::Error::new(kind, message).into()
+                    }
+                    SyzygyProbeError::Invalid { .. } => PyOSError::new_err(message),
+                    SyzygyProbeError::WrongMaterial { .. } | SyzygyProbeError::WdlOutOfRange(_) => {
+                        PyValueError::new_err(message)
+                    }
+                }
+            }
+            Error::TableName(e) => PyValueError::new_err(e.to_string()),
             Error::Python(e) => e,
         }
     }

@@ -4,9 +4,7 @@
 //! Probes copy the board into Rust-owned data and run with the GIL released; the prober is
 //! shared between threads as it is (its tables and block cache sit behind locks).
 
-use crate::board::Board;
 use crate::errors::Result;
-use crate::py_modules;
 use pychess_gaviota::{ProbeError, Tablebase};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -22,18 +20,11 @@ pub struct GaviotaTablebase {
 type Probe = fn(&Tablebase, &pychess_core::Board) -> std::result::Result<i32, ProbeError>;
 
 impl GaviotaTablebase {
-    /// Runs `probe` on a copy of the board with the GIL released. A board of another kind
-    /// (python-chess's) is read by `pychess_rs.gaviota._our_board` first.
+    /// Runs `probe` on a copy of the board with the GIL released (a board of another kind,
+    /// python-chess's, read as the Syzygy prober reads it).
     fn probe(&self, board: &Bound<'_, PyAny>, probe: Probe) -> Result<i32> {
         let py = board.py();
-        let position = match board.cast::<Board>() {
-            Ok(ours) => ours.borrow().game.board().clone(),
-            Err(_) => {
-                let ours = py_modules::gaviota_board(py)?.call1((board,))?;
-                let ours = ours.cast::<Board>()?.borrow();
-                ours.game.board().clone()
-            }
-        };
+        let position = crate::syzygy::position(board)?;
         let tables = &self.tables;
         Ok(py.detach(|| probe(tables, &position))?)
     }

@@ -18,6 +18,7 @@ mod position;
 mod py_modules;
 mod search;
 mod squareset;
+mod syzygy;
 
 use pyo3::prelude::*;
 
@@ -76,8 +77,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<gaviota::GaviotaTablebase>()?;
     m.add(
         "GaviotaMissingTableError",
-        py.get_type::<errors::MissingTableError>(),
+        py.get_type::<errors::GaviotaMissingTableError>(),
     )?;
     encode::register(m)?;
+    syzygy::register(m)?;
     Ok(())
 }

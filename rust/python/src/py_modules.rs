@@ -1,7 +1,8 @@
 //! Every Python object the bindings call into, looked up once and kept, as polars gathers
 //! its Rust-to-Python imports in one `py_modules.rs`: the drawings of `pychess_rs.svg`, the
-//! outcome and status classes of `pychess_rs.outcome`/`pychess_rs.types`, `functools.partial`
-//! for pickling, the board reader of `pychess_rs.gaviota`, and python-chess (imported on first use only: it is an optional dependency).
+//! outcome and status classes of `pychess_rs.outcome`/`pychess_rs.types`, the board reader
+//! of the tablebase probers (`pychess_rs._probe_board`), `functools.partial`
+//! for pickling, and python-chess (imported on first use only: it is an optional dependency).
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -48,17 +49,17 @@ pub(crate) fn status(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     cached(py, &CELL, "pychess_rs.types", Some("Status"))
 }
 
-/// `pychess_rs.gaviota._our_board`, which reads a board of another kind (python-chess's)
-/// into a pychess_rs `Board`.
-pub(crate) fn gaviota_board(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    cached(py, &CELL, "pychess_rs.gaviota", Some("_our_board"))
-}
-
 /// `functools.partial`.
 pub(crate) fn partial(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     cached(py, &CELL, "functools", Some("partial"))
+}
+
+/// `pychess_rs._probe_board.probe_board`: any board the tablebase probers accept, as a
+/// pychess_rs `Board`.
+pub(crate) fn probe_board(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CELL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    cached(py, &CELL, "pychess_rs._probe_board", Some("probe_board"))
 }
 
 /// python-chess's module `chess`.

@@ -21,6 +21,7 @@ use crate::history::{piece_to, ContinuationRows, History, QuietsTried};
 use crate::limits::TimeManager;
 use crate::movepick::{is_noisy, NodeHints};
 use crate::params::*;
+use crate::tablebase::Syzygy;
 use crate::tt::{TranspositionTable, TtBound};
 use pv::PvTable;
 use pychess_core::{Board, Move, Role};
@@ -39,6 +40,10 @@ pub(crate) struct Shared<'a> {
     pub stop: AtomicBool,
     /// Nodes of each thread, published every few thousand nodes.
     pub nodes: Vec<AtomicU64>,
+    /// The endgame tablebases, if any.
+    pub syzygy: Option<&'a Syzygy>,
+    /// Tablebase probes of all threads.
+    pub tb_hits: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -576,6 +581,7 @@ impl<'a> Searcher<'a> {
             nps: nodes * 1000 / time.max(1),
             hashfull: self.shared.tt.hashfull(),
             time_ms: time,
+            tbhits: self.shared.tb_hits.load(Ordering::Relaxed),
             pv: legal_prefix(board, &rm.pv),
         }
     }

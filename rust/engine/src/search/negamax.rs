@@ -60,6 +60,24 @@ impl Searcher<'_> {
                 return e.score;
             }
         }
+        // The endgame tables' verdict, where it settles the node (see `crate::tablebase`).
+        if let Some((score, bound)) = self
+            .shared
+            .syzygy
+            .and_then(|tb| tb.search_value(board, depth, ply))
+        {
+            self.shared
+                .tb_hits
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let settled = match bound {
+                TtBound::Exact => true,
+                TtBound::Lower => score >= beta,
+                TtBound::Upper => score <= alpha,
+            };
+            if settled {
+                return score;
+            }
+        }
 
         let static_eval = if in_check {
             EVAL_NONE

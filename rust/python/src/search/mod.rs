@@ -27,12 +27,15 @@ use crate::convert::move_arg_opt;
 use crate::errors::Result;
 use job::{lock, panic_message, SearchJob};
 use options::{options_dict, with_changes};
+use pychess_engine::options::SYZYGY_PROBE_DEPTH;
 use pychess_engine::{
-    check_searchable, Clock, Engine, EngineOptions, Limits, SearchControl as CoreControl,
+    check_searchable, Clock, Engine, EngineOptions, Limits, SearchControl as CoreControl, Syzygy,
 };
+use pychess_syzygy::Tablebase;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -150,6 +153,42 @@ impl Searcher {
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let options = py.detach(|| lock(&self.engine).options().clone());
         options_dict(py, &options)
+    }
+
+    /// Plays and searches with the Syzygy tables of ``path`` (directories separated as the
+    /// system separates paths, ``:`` on Unix); ``None`` or ``""`` plays without tables.
+    /// ``probe_depth``: the fewest plies left at which the search probes; ``rule50``: cursed
+    /// wins and blessed losses count as draws. Returns the number of table files found.
+    /// Waits for a running search to finish.
+    ///
+    /// :raises: :exc:`OSError` if a directory cannot be listed (the tables stay as they
+    ///     were), :exc:`EngineOptionError` for a ``probe_depth`` out of range.
+    #[pyo3(signature = (path, probe_depth = 1, rule50 = true))]
+    fn set_syzygy(
+        &self,
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        probe_depth: i128,
+        rule50: bool,
+    ) -> Result<usize> {
+        let probe_depth = SYZYGY_PROBE_DEPTH.check_spin("syzygy_probe_depth", probe_depth)?;
+        let path = path.filter(|p| !p.as_os_str().is_empty());
+        let syzygy = match path {
+            None => None,
+            Some(path) => {
+                let tables = Tablebase::new();
+                py.detach(|| {
+                    std::env::split_paths(&path)
+                        .filter(|dir| !dir.as_os_str().is_empty())
+                        .try_for_each(|dir| tables.add_directory(&dir, true, true).map(|_| ()))
+                })
+                .map_err(PyErr::from)?;
+                Some(Syzygy::new(Arc::new(tables), probe_depth as u32, rule50))
+            }
+        };
+        let found = syzygy.as_ref().map_or(0, |s| s.tables.table_count());
+        py.detach(|| lock(&self.engine).set_syzygy(syzygy));
+        Ok(found)
     }
 
     /// Forgets everything learnt (the hash table); for a new game.

@@ -88,6 +88,9 @@ pub struct SearchInfo {
     /// Milliseconds since the search started.
     #[pyo3(get)]
     time_ms: u64,
+    /// Tablebase probes so far.
+    #[pyo3(get)]
+    tbhits: u64,
     pv: Vec<UciMove>,
 }
 
@@ -109,6 +112,7 @@ impl SearchInfo {
             nps: info.nps,
             hashfull: info.hashfull,
             time_ms: info.time_ms,
+            tbhits: info.tbhits,
             pv: line_in_uci(root, &info.pv),
         }
     }
