@@ -50,7 +50,7 @@ _BUILTINS = (
 _STDLIB = (
     "typing typing_extensions collections collections.abc abc enum dataclasses os io pathlib"
     " asyncio concurrent.futures threading subprocess random re argparse types contextlib"
-    " logging datetime weakref functools numbers queue"
+    " logging datetime weakref functools numbers queue ctypes"
 )
 _THIRD_PARTY = "numpy np npt gymnasium pettingzoo dask pandas pyarrow starlette chess selenium"
 # Bare names of the above as annotations spell them (``Iterator``, ``NDArray``, ``Path``).

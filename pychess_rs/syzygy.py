@@ -173,7 +173,7 @@ class DtzTable(_Table):
 
 class Tablebase(_core.SyzygyTablebase):
     """A collection of Syzygy tables (python-chess's ``Tablebase``). Tables open lazily and
-    stay mapped until :meth:`close`; memory maps need no file descriptors, so ``max_fds`` is
+    stay mapped until ``close()``; memory maps need no file descriptors, so ``max_fds`` is
     accepted and has nothing to limit.
 
     The probes, from the Rust base class:

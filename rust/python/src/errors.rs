@@ -48,19 +48,30 @@ create_exception!(
     PyValueError,
     "An engine option that does not exist, or a value of the wrong type or out of range."
 );
-create_exception!(
-    pychess_rs.gaviota,
-    GaviotaMissingTableError,
-    PyKeyError,
-    "Can not probe position because a required table is missing."
-);
+/// python-chess has a `MissingTableError` in each tablebase module, two classes of one name:
+/// so here, each in a module of its own.
+pub mod gaviota {
+    use pyo3::create_exception;
+    use pyo3::exceptions::PyKeyError;
+    create_exception!(
+        pychess_rs.gaviota,
+        MissingTableError,
+        PyKeyError,
+        "Can not probe position because a required table is missing."
+    );
+}
 
-create_exception!(
-    pychess_rs.syzygy,
-    SyzygyMissingTableError,
-    PyKeyError,
-    "Can not probe position because a required table is missing."
-);
+/// See [`gaviota`].
+pub mod syzygy {
+    use pyo3::create_exception;
+    use pyo3::exceptions::PyKeyError;
+    create_exception!(
+        pychess_rs.syzygy,
+        MissingTableError,
+        PyKeyError,
+        "Can not probe position because a required table is missing."
+    );
+}
 
 /// Any error a binding function can meet.
 #[derive(Debug)]
@@ -197,7 +208,7 @@ impl From<Error> for PyErr {
                 }
             },
             Error::GaviotaProbe(e @ GaviotaProbeError::MissingTable { .. }) => {
-                GaviotaMissingTableError::new_err(e.to_string())
+                gaviota::MissingTableError::new_err(e.to_string())
             }
             Error::GaviotaProbe(GaviotaProbeError::File(e)) => PyOSError::new_err(e.to_string()),
             Error::GaviotaProbe(e) => PyKeyError::new_err(e.to_string()),
@@ -207,7 +218,7 @@ impl From<Error> for PyErr {
                 let message = e.to_string();
                 match e {
                     SyzygyProbeError::MissingTable { .. } => {
-                        SyzygyMissingTableError::new_err(message)
+                        syzygy::MissingTableError::new_err(message)
                     }
                     SyzygyProbeError::TooManyPieces { .. }
                     | SyzygyProbeError::CastlingRights { .. } => PyKeyError::new_err(message),

@@ -77,7 +77,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<gaviota::GaviotaTablebase>()?;
     m.add(
         "GaviotaMissingTableError",
-        py.get_type::<errors::GaviotaMissingTableError>(),
+        py.get_type::<errors::gaviota::MissingTableError>(),
     )?;
     encode::register(m)?;
     syzygy::register(m)?;

@@ -312,7 +312,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(syzygy_dtz_before_zeroing, m)?)?;
     m.add(
         "SyzygyMissingTableError",
-        py.get_type::<crate::errors::SyzygyMissingTableError>(),
+        py.get_type::<crate::errors::syzygy::MissingTableError>(),
     )?;
     Ok(())
 }
