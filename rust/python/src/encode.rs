@@ -47,7 +47,7 @@ fn borrow_boards<'py>(boards: &Bound<'py, PyAny>) -> PyResult<Vec<PyRef<'py, Boa
 ///
 /// # Safety
 /// Every bit pattern of the type's size must be a valid value.
-unsafe trait Plain: Copy + Default + Send {}
+pub(crate) unsafe trait Plain: Copy + Default + Send {}
 // SAFETY: integers and floats accept every bit pattern.
 unsafe impl Plain for u8 {}
 // SAFETY: as above.
@@ -56,13 +56,19 @@ unsafe impl Plain for u64 {}
 unsafe impl Plain for f32 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
+// SAFETY: as above.
+unsafe impl Plain for i16 {}
+// SAFETY: as above.
+unsafe impl Plain for i8 {}
+// SAFETY: as above.
+unsafe impl Plain for i64 {}
 
 /// The most threads one batch is split over.
 const MAX_THREADS: usize = 256;
 
 /// A `bytearray` of `bytes` bytes, left uninitialised: every encoder writes all of its
 /// output (PyO3's `new_with` would zero it first, a second pass over large batches).
-fn uninit_bytearray(py: Python<'_>, bytes: usize) -> PyResult<Bound<'_, PyByteArray>> {
+pub(crate) fn uninit_bytearray(py: Python<'_>, bytes: usize) -> PyResult<Bound<'_, PyByteArray>> {
     let len =
         ffi::Py_ssize_t::try_from(bytes).map_err(|_| PyValueError::new_err("batch too large"))?;
     // SAFETY: a null source asks CPython for a new bytearray of `len` bytes, contents

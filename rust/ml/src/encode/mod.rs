@@ -8,6 +8,8 @@
 //!   numbering), both directions, and legal-action masks.
 //! * [`pettingzoo_observation`]: PettingZoo `chess_v6`'s (8, 8, 111) observation.
 //! * [`alphazero_planes`]: AlphaZero's (8, 8, 119) input planes.
+//! * [`alphazero_words`] and [`pettingzoo_words_for`]: the same planes bit-packed, one `u64`
+//!   per plane ([`Plane`] and [`expand_words`] turn them into dense planes).
 //! * [`lc0_planes`]: Lc0's classical 112-plane input.
 //! * [`compact`]: the 12 piece bitboards plus side, castling, en passant and clocks.
 //! * [`halfkp_features`] and [`halfka_v2_hm_features`]: NNUE feature indices as
@@ -24,7 +26,10 @@ mod pettingzoo;
 pub use action::{
     action_of, action_of_uci, legal_action_mask, move_of, try_action_of, ACTIONS, ACTION_PLANES,
 };
-pub use alphazero::{alphazero_planes, ALPHAZERO_SHAPE};
+pub use alphazero::{
+    alphazero_planes, alphazero_planes_into, alphazero_words, ALPHAZERO_COUNTER_WORDS,
+    ALPHAZERO_SHAPE, ALPHAZERO_WORDS,
+};
 pub use compact::{compact, COMPACT_LEN, NO_SQUARE};
 pub use lc0::{lc0_planes, LC0_SHAPE};
 pub use nnue::{
@@ -32,7 +37,8 @@ pub use nnue::{
     HALFKP_INPUTS, MAX_FEATURES,
 };
 pub use pettingzoo::{
-    pettingzoo_action_mask, pettingzoo_observation, pettingzoo_observation_for, PETTINGZOO_SHAPE,
+    pettingzoo_action_mask, pettingzoo_observation, pettingzoo_observation_for,
+    pettingzoo_observation_into, pettingzoo_words_for, PETTINGZOO_SHAPE, PETTINGZOO_WORDS,
 };
 
 use pychess_core::{Color, Square};
@@ -55,9 +61,68 @@ pub(crate) fn view_bits(bits: u64, mover: Color) -> u64 {
     }
 }
 
+/// A dense plane value: `u8` (0/1, counters saturating at 255) or `f32`.
+pub trait Plane: Copy + Send + Sync + 'static {
+    /// 0 or 1 from a bit (`bit` is 0 or 1).
+    fn from_bit(bit: u64) -> Self;
+    /// A counter plane's value.
+    fn from_count(count: u64) -> Self;
+}
+
+impl Plane for u8 {
+    #[inline]
+    fn from_bit(bit: u64) -> u8 {
+        bit as u8
+    }
+    #[inline]
+    fn from_count(count: u64) -> u8 {
+        count.min(255) as u8
+    }
+}
+
+impl Plane for f32 {
+    #[inline]
+    fn from_bit(bit: u64) -> f32 {
+        bit as f32
+    }
+    #[inline]
+    fn from_count(count: u64) -> f32 {
+        count as f32
+    }
+}
+
+/// A bitboard (bit `i` = square `i`, a1 first) as an image word: bit `row * 8 + column`,
+/// row 0 the eighth rank, the board as a diagram shows it from White's side. Callers mirror
+/// the bitboard first for other views ([`view_bits`]).
+#[inline]
+pub(crate) fn image_word(bits: u64) -> u64 {
+    bits.swap_bytes()
+}
+
+/// Expands bit-packed planes into a channels-last `(8, 8, words.len())` image: channel `c` of
+/// cell `p` (`p = row * 8 + column`) is bit `p` of `words[c]`, except the channels listed in
+/// `counters`, whose word is a number written into every cell of that channel.
+///
+/// # Panics
+/// If `out` is not `64 * words.len()` long.
+#[inline]
+pub fn expand_words<T: Plane>(words: &[u64], counters: &[usize], out: &mut [T]) {
+    let channels = words.len();
+    assert_eq!(out.len(), 64 * channels, "an image has 64 cells of every channel");
+    for (cell, values) in out.chunks_exact_mut(channels).enumerate() {
+        for (value, &word) in values.iter_mut().zip(words) {
+            *value = T::from_bit((word >> cell) & 1);
+        }
+    }
+    for &channel in counters {
+        fill_image(out, channels, channel, T::from_count(words[channel]));
+    }
+}
+
 /// Writes `value` into `channel` of a channels-last `(8, 8, channels)` image at every square
 /// of `bits`, where image row 0 is the *eighth* rank of `bits` and column 0 the a-file (the
 /// board as a diagram shows it from White's side; callers mirror `bits` for other views).
+#[cfg(test)]
 #[inline]
 pub(crate) fn put_image<T: Copy>(
     out: &mut [T],
