@@ -109,13 +109,25 @@ pub(crate) fn image_word(bits: u64) -> u64 {
 pub fn expand_words<T: Plane>(words: &[u64], counters: &[usize], out: &mut [T]) {
     let channels = words.len();
     assert_eq!(out.len(), 64 * channels, "an image has 64 cells of every channel");
-    for (cell, values) in out.chunks_exact_mut(channels).enumerate() {
-        for (value, &word) in values.iter_mut().zip(words) {
-            *value = T::from_bit((word >> cell) & 1);
+    // Zeros first, then the set cells: most planes are sparse (a few pieces), and writing
+    // cell by cell would touch every value with a shift and a mask.
+    let one = T::from_bit(1);
+    out.fill(T::from_bit(0));
+    for (channel, &word) in words.iter().enumerate() {
+        if counters.contains(&channel) {
+            if word != 0 {
+                fill_image(out, channels, channel, T::from_count(word));
+            }
+        } else if word == u64::MAX {
+            fill_image(out, channels, channel, one);
+        } else {
+            let mut rest = word;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out[cell * channels + channel] = one;
+            }
         }
-    }
-    for &channel in counters {
-        fill_image(out, channels, channel, T::from_count(words[channel]));
     }
 }
 
