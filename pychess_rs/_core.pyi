@@ -686,6 +686,15 @@ def encode_pettingzoo(
     observer: Color | None = None,
     out: bytearray | None = None,
 ) -> bytearray: ...
+def encode_alphazero_packed(
+    boards: Board | Iterable[Board], threads: int = 1, out: bytearray | None = None
+) -> bytearray: ...
+def encode_pettingzoo_packed(
+    boards: Board | Iterable[Board],
+    threads: int = 1,
+    observer: Color | None = None,
+    out: bytearray | None = None,
+) -> bytearray: ...
 def encode_action_mask(
     boards: Board | Iterable[Board],
     threads: int = 1,

@@ -290,9 +290,7 @@ class BatchBoards:
         raw = call(*args, target)
         return step if step is not None else self._arrays(raw)
 
-    def reset(
-        self, out: Step | None = None
-    ) -> tuple[npt.NDArray[Any] | None, npt.NDArray[Any]]:
+    def reset(self, out: Step | None = None) -> tuple[npt.NDArray[Any] | None, npt.NDArray[Any]]:
         """Restarts every game; returns the first ``(observations, masks)`` (written into
         ``out``'s arrays when given)."""
         step = self._run(self._inner.reset, out=out)

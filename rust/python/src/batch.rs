@@ -292,7 +292,11 @@ impl BatchBoards {
         }
         if let Some(out) = &out {
             let arrays = [&out.1, &out.2, &out.3, &out.4, &out.5];
-            if arrays.into_iter().chain(out.0.as_ref()).any(|a| a.is(played)) {
+            if arrays
+                .into_iter()
+                .chain(out.0.as_ref())
+                .any(|a| a.is(played))
+            {
                 return Err(PyValueError::new_err("played is one of the out arrays").into());
             }
         }

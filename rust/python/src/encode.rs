@@ -239,6 +239,52 @@ pub(crate) fn encode_pettingzoo<'py>(
     })
 }
 
+/// AlphaZero's planes bit-packed, 119 `uint64` per board (`ml::alphazero_words`).
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1, out = None))]
+pub(crate) fn encode_alphazero_packed<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    encode_into(
+        py,
+        &games(&boards),
+        ml::ALPHAZERO_WORDS,
+        threads,
+        out,
+        ml::alphazero_words,
+    )
+}
+
+/// PettingZoo's observation bit-packed, 111 `uint64` per board, for `observer` (White
+/// True, Black False) or the side to move.
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1, observer = None, out = None))]
+pub(crate) fn encode_pettingzoo_packed<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    observer: Option<bool>,
+    out: Option<Bound<'py, PyByteArray>>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    let observer = observer.map(Color::from_white);
+    encode_into(
+        py,
+        &games(&boards),
+        ml::PETTINGZOO_WORDS,
+        threads,
+        out,
+        |game, item| {
+            let who = observer.unwrap_or(game.board().turn());
+            ml::pettingzoo_words_for(game, who, item);
+        },
+    )
+}
+
 /// The legal-action mask (4,672 0/1 bytes) per board; with `observer` given, PettingZoo's
 /// mask for that player (all zeros when it is not that player's turn).
 #[pyfunction]
@@ -426,6 +472,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_alphazero, m)?)?;
     m.add_function(wrap_pyfunction!(encode_lc0, m)?)?;
     m.add_function(wrap_pyfunction!(encode_pettingzoo, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_alphazero_packed, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_pettingzoo_packed, m)?)?;
     m.add_function(wrap_pyfunction!(encode_action_mask, m)?)?;
     m.add_function(wrap_pyfunction!(encode_halfkp, m)?)?;
     m.add_function(wrap_pyfunction!(encode_halfka_v2_hm, m)?)?;

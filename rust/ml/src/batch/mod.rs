@@ -882,13 +882,14 @@ impl Batch {
             out,
             kind: self.options.observation,
         };
-        self.pool.for_chunks(self.options.threads, chunk, |_, mut c| {
-            for (i, slot) in c.slots.iter_mut().enumerate() {
-                slot.reset(start);
-                c.out.write_position(i, slot, c.kind);
-                c.out.write_result(i, &StepResult::default());
-            }
-        });
+        self.pool
+            .for_chunks(self.options.threads, chunk, |_, mut c| {
+                for (i, slot) in c.slots.iter_mut().enumerate() {
+                    slot.reset(start);
+                    c.out.write_position(i, slot, c.kind);
+                    c.out.write_result(i, &StepResult::default());
+                }
+            });
         Ok(())
     }
 
@@ -974,21 +975,22 @@ impl Batch {
             out,
             kind: options.observation,
         };
-        self.pool.for_chunks(options.threads, chunk, |first, mut c| {
-            for (i, slot) in c.slots.iter_mut().enumerate() {
-                let action = match &mut c.actions {
-                    Actions::None => -1,
-                    Actions::Given(actions) => actions[i],
-                    Actions::Random { seed, played } => {
-                        played[i] = random_action(slot, *seed, first + i);
-                        played[i]
-                    }
-                };
-                let result = slot.step(action, start, options);
-                c.out.write_position(i, slot, c.kind);
-                c.out.write_result(i, &result);
-            }
-        });
+        self.pool
+            .for_chunks(options.threads, chunk, |first, mut c| {
+                for (i, slot) in c.slots.iter_mut().enumerate() {
+                    let action = match &mut c.actions {
+                        Actions::None => -1,
+                        Actions::Given(actions) => actions[i],
+                        Actions::Random { seed, played } => {
+                            played[i] = random_action(slot, *seed, first + i);
+                            played[i]
+                        }
+                    };
+                    let result = slot.step(action, start, options);
+                    c.out.write_position(i, slot, c.kind);
+                    c.out.write_result(i, &result);
+                }
+            });
     }
 
     /// A uniformly random legal action per game into `out` (-1 for a game that is over),

@@ -198,7 +198,11 @@ impl Drop for Pool {
     fn drop(&mut self) {
         lock(&self.shared.state).shutdown = true;
         self.shared.wake.notify_all();
-        let workers = std::mem::take(self.workers.get_mut().unwrap_or_else(PoisonError::into_inner));
+        let workers = std::mem::take(
+            self.workers
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
         for handle in workers {
             // A worker never panics outside `catch_unwind`; nothing to report if one did.
             let _ = handle.join();

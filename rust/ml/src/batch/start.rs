@@ -80,7 +80,7 @@ impl fmt::Display for StartError {
             ),
             StartError::PlanesForKind { planes, kind } => write!(
                 f,
-                "dtype {planes:?} cannot hold {kind} observations (its move-count planes are not 0/1): \
+                "dtype '{planes}' cannot hold {kind} observations (its move-count planes are not 0/1): \
                  use 'uint8', 'float32' or 'packed'"
             ),
             StartError::Mask(name) => write!(
@@ -144,12 +144,10 @@ impl Planes {
             Some("float32") => Ok(Planes::F32),
             Some("uint8") => Ok(Planes::U8),
             Some("packed") => Ok(Planes::Packed),
-            Some("bool") if kind == ObservationKind::AlphaZero => {
-                Err(StartError::PlanesForKind {
-                    planes: "bool".to_string(),
-                    kind: kind.name(),
-                })
-            }
+            Some("bool") if kind == ObservationKind::AlphaZero => Err(StartError::PlanesForKind {
+                planes: "bool".to_string(),
+                kind: kind.name(),
+            }),
             Some("bool") => Ok(Planes::U8),
             Some(other) => Err(StartError::Planes(other.to_string())),
         }

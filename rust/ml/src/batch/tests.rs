@@ -333,11 +333,26 @@ fn random_run(options: Options, games: usize, steps: u64) -> Vec<Vec<u8>> {
         let b = &buffers;
         let bytes = |v: &[u8]| v.to_vec();
         seen.push(bytes(&b.observations_u8));
-        seen.push(b.observations_f32.iter().flat_map(|v| v.to_ne_bytes()).collect());
-        seen.push(b.observations_packed.iter().flat_map(|v| v.to_ne_bytes()).collect());
+        seen.push(
+            b.observations_f32
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        );
+        seen.push(
+            b.observations_packed
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        );
         seen.push(bytes(&b.masks));
         seen.push(b.mask_bits.iter().flat_map(|v| v.to_ne_bytes()).collect());
-        seen.push(b.mask_indices.iter().flat_map(|v| v.to_ne_bytes()).collect());
+        seen.push(
+            b.mask_indices
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        );
         seen.push(b.rewards.iter().flat_map(|v| v.to_ne_bytes()).collect());
         seen.push(bytes(&b.terminated));
         seen.push(bytes(&b.truncated));
@@ -416,7 +431,9 @@ fn the_mask_forms_and_plane_types_say_the_same() {
         let mut played = vec![0i64; 4];
         let mut all = Vec::new();
         for seed in 0..60 {
-            batch.step_random(seed, &mut played, buffers.outputs()).unwrap();
+            batch
+                .step_random(seed, &mut played, buffers.outputs())
+                .unwrap();
             all.push(buffers.clone());
         }
         all
@@ -428,7 +445,11 @@ fn the_mask_forms_and_plane_types_say_the_same() {
                 .filter(|&a| y.mask_bits[game * MASK_WORDS + a / 64] >> (a % 64) & 1 == 1)
                 .collect();
             let row = &z.mask_indices[game * MAX_LEGAL..(game + 1) * MAX_LEGAL];
-            let listed: Vec<usize> = row.iter().take_while(|&&a| a >= 0).map(|&a| a as usize).collect();
+            let listed: Vec<usize> = row
+                .iter()
+                .take_while(|&&a| a >= 0)
+                .map(|&a| a as usize)
+                .collect();
             assert_eq!(dense, from_bits);
             assert_eq!(dense, listed);
             assert!(row[listed.len()..].iter().all(|&a| a == -1));
@@ -436,13 +457,13 @@ fn the_mask_forms_and_plane_types_say_the_same() {
             let size = ObservationKind::AlphaZero.size();
             let words = &z.observations_packed[game * 119..(game + 1) * 119];
             for cell in 0..64 {
-                for c in 0..119 {
+                for (c, &word) in words.iter().enumerate() {
                     let f = x.observations_f32[game * size + cell * 119 + c];
                     let u = y.observations_u8[game * size + cell * 119 + c];
                     let p = if encode::ALPHAZERO_COUNTER_WORDS.contains(&c) {
-                        words[c] as f32
+                        word as f32
                     } else {
-                        (words[c] >> cell & 1) as f32
+                        (word >> cell & 1) as f32
                     };
                     assert_eq!(f, p);
                     assert_eq!(u, f.min(255.0) as u8);

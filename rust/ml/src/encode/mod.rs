@@ -108,7 +108,11 @@ pub(crate) fn image_word(bits: u64) -> u64 {
 #[inline]
 pub fn expand_words<T: Plane>(words: &[u64], counters: &[usize], out: &mut [T]) {
     let channels = words.len();
-    assert_eq!(out.len(), 64 * channels, "an image has 64 cells of every channel");
+    assert_eq!(
+        out.len(),
+        64 * channels,
+        "an image has 64 cells of every channel"
+    );
     // Zeros first, then the set cells: most planes are sparse (a few pieces), and writing
     // cell by cell would touch every value with a shift and a mask.
     let one = T::from_bit(1);

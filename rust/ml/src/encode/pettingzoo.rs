@@ -81,7 +81,11 @@ pub const PETTINGZOO_WORDS: usize = 111;
 /// # Panics
 /// If `out` is not 111 long.
 pub fn pettingzoo_words_for(game: &Game, observer: Color, out: &mut [u64]) {
-    assert_eq!(out.len(), CHANNELS, "a PettingZoo observation packs into 111 words");
+    assert_eq!(
+        out.len(),
+        CHANNELS,
+        "a PettingZoo observation packs into 111 words"
+    );
     out.fill(0);
     let board = game.board();
     let castling = board.castling_rights().0;
