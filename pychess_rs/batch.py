@@ -243,7 +243,7 @@ class BatchBoards:
     def _arrays(self, raw: tuple[Any, ...], keep_ends: bool = True) -> Step:
         obs, masks, rewards, terminated, truncated, ends = raw
         n = self._n
-        observations = None
+        observations: npt.NDArray[Any] | None = None
         if self._observation is not None:
             if self._dtype == "packed":
                 observations = np.frombuffer(obs, dtype=np.uint64).reshape(

@@ -104,3 +104,23 @@ def test_batch_packed_observations_equal_dense_ones_for_any_thread_count() -> No
             p_obs = packed.step_random().observations
             assert p_obs is not None and d_obs is not None
             assert (dense.actions == packed.actions).all()
+
+
+def test_the_documented_torch_and_jax_recipes_unpack_the_same() -> None:
+    """docs/encodings.md's PyTorch and JAX unpacking, written with NumPy's same operations
+    (int64 words with arithmetic shifts; two uint32 halves), give the dense planes."""
+    rng = random.Random(9)
+    boards = [_with_history(fen, c960, rng, 6) for fen, c960 in _positions()[:60]]
+    words = encode.alphazero_packed_batch(boards)
+    dense = encode.alphazero_batch(boards).tobytes()
+    signed = words.view(np.int64)
+    planes = ((signed[..., None] >> np.arange(64)) & 1).astype(np.float32).reshape(-1, 119, 8, 8)
+    planes[:, 113] = signed[:, 113, None, None]
+    planes[:, 118] = signed[:, 118, None, None]
+    assert np.moveaxis(planes, 1, -1).tobytes() == dense
+    halves = words.view(np.uint32)
+    bits = (halves[..., None] >> np.arange(32, dtype=np.uint32)) & 1
+    planes = bits.reshape(-1, 119, 8, 8).astype(np.float32)
+    planes[:, 113] = halves[:, 226, None, None]
+    planes[:, 118] = halves[:, 236, None, None]
+    assert np.moveaxis(planes, 1, -1).tobytes() == dense

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import book, encode, engine_client, env, fen, micro, perft, pgn, python_level, search
+from . import book, encode, engine_client, env, fen, gpu, micro, perft, pgn, python_level, search
 from .config import FULL, QUICK, Context
 from .peers import load_impls
 from .report import Row, log, machine_line, render_rows
@@ -25,6 +25,9 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "encode": encode.rows,
     # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
     "env": env.rows,
+    # Our batch on every core beside pgx on a GPU, and the AlphaZero loop through torch
+    # (rows needing a GPU, jax+pgx or torch say why they are skipped).
+    "gpu": gpu.rows,
     # The engine client's overhead per call against python-chess's, and `pychess-rs analyse`
     # on one worker and on two.
     "engine-client": engine_client.client_rows,
