@@ -397,6 +397,7 @@ def test_workload_names_are_the_sections() -> None:
         "book",
         "encode",
         "env",
+        "gpu",
         "engine-client",
         "analyse",
         "micro",
