@@ -40,8 +40,11 @@
 //! position that has not ended, a positive `max_plies`); [`start_position`] reads the start
 //! FEN and `from_name` the option names, with one [`StartError`] for every refusal.
 //!
-//! Games are independent, so [`Options::threads`] only changes the speed: each thread steps
-//! a contiguous range of games, and every output lands at its game's index.
+//! Games are independent, so [`Options::threads`] only changes the speed: the batch's own
+//! worker threads (started once, parked between steps) and the calling thread step
+//! contiguous pieces of the games, and every output lands at its game's index. Random
+//! actions ([`Batch::step_random`], [`Batch::random_actions`]) are drawn per game from the
+//! seed and the game's index, so they do not depend on the thread count either.
 //!
 //! ```
 //! use pychess_core::{Board, Termination, UciMove};

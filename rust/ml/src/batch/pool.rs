@@ -1,11 +1,11 @@
 //! A pool of worker threads that a batch keeps for its whole life: started on the first step
 //! that needs them, parked on a condition variable between steps, ended when the pool is
-//! dropped. A step hands each worker one part of its work and runs the first part on the
-//! calling thread, so a step on `t` threads wakes `t - 1` sleeping threads instead of
-//! starting them.
+//! dropped. A step on `t` threads wakes `t - 1` sleeping threads instead of starting them;
+//! they and the calling thread take the step's pieces (contiguous ranges of games) one after
+//! another until none is left.
 //!
-//! Which game lands where does not depend on the pool: parts are contiguous ranges of games
-//! (as in [`super::parallel`]), each written at its games' indices.
+//! Which game lands where does not depend on the pool: every piece is written at its games'
+//! indices, whichever thread steps it.
 //!
 //! ```text
 //!   caller                 worker 1..t-1 (parked)
@@ -16,6 +16,7 @@
 
 use super::parallel::Split;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
@@ -128,9 +129,11 @@ impl Pool {
         assert!(!panicked, "a batch worker thread panicked");
     }
 
-    /// Splits `all` into `threads` contiguous parts (at least one, at most one per game) and
-    /// runs `work(first_game_index, part)` on each, as [`super::parallel::for_chunks`] does
-    /// with threads started for the call.
+    /// Splits `all` into contiguous pieces (about [`PIECES_PER_THREAD`] per thread) and runs
+    /// `work(first_game_index, piece)` on each, on up to `threads` threads (the caller's
+    /// included) that take the next piece as they become free: a thread the system holds up
+    /// leaves its share to the others instead of making them wait. Which thread runs a piece
+    /// changes nothing but the speed.
     pub fn for_chunks<S: Split>(&self, threads: usize, all: S, work: impl Fn(usize, S) + Sync) {
         let games = all.games();
         let threads = threads.clamp(1, games.max(1));
@@ -138,29 +141,33 @@ impl Pool {
             work(0, all);
             return;
         }
-        let size = games.div_ceil(threads);
-        let mut parts = Vec::with_capacity(threads);
+        let size = games.div_ceil(threads * PIECES_PER_THREAD).max(1);
+        let mut pieces = Vec::with_capacity(games.div_ceil(size));
         let mut rest = all;
         let mut first = 0;
         while rest.games() > size {
-            let (part, tail) = rest.split(size);
-            parts.push(Mutex::new(Some((first, part))));
+            let (piece, tail) = rest.split(size);
+            pieces.push(Mutex::new(Some((first, piece))));
             rest = tail;
             first += size;
         }
-        parts.push(Mutex::new(Some((first, rest))));
-        let job = |k: usize| {
-            let taken = parts[k]
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some((first, part)) = taken {
-                work(first, part);
+        pieces.push(Mutex::new(Some((first, rest))));
+        let next = AtomicUsize::new(0);
+        let job = |_part: usize| loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(piece) = pieces.get(k) else { break };
+            let taken = piece.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some((first, piece)) = taken {
+                work(first, piece);
             }
         };
-        self.run(parts.len(), &job);
+        self.run(threads, &job);
     }
 }
+
+/// Pieces per thread a step is cut into: enough that a held-up thread's share is taken by
+/// the others, few enough that claiming them costs nothing next to stepping their games.
+pub const PIECES_PER_THREAD: usize = 8;
 
 fn worker(shared: &Shared, index: usize) {
     let mut seen = 0;
@@ -228,7 +235,6 @@ impl std::fmt::Debug for Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn every_index_is_visited_once_and_threads_persist() {
@@ -255,6 +261,29 @@ mod tests {
         }
         assert_eq!(ids.lock().unwrap().len(), 3);
         assert_eq!(pool.started(), 7);
+    }
+
+    #[test]
+    fn a_held_up_thread_leaves_its_share_to_the_others() {
+        let pool = Pool::new();
+        let caller = std::thread::current().id();
+        let mut games = vec![0u8; 64];
+        let by_caller = AtomicUsize::new(0);
+        let pieces = AtomicUsize::new(0);
+        pool.for_chunks(2, &mut games[..], |_, piece| {
+            pieces.fetch_add(1, Ordering::SeqCst);
+            if std::thread::current().id() == caller {
+                by_caller.fetch_add(1, Ordering::SeqCst);
+            } else {
+                // The worker is held up in its first piece; the caller steps the rest.
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            piece.fill(1);
+        });
+        assert!(games.iter().all(|&g| g == 1));
+        let pieces = pieces.load(Ordering::SeqCst);
+        assert_eq!(pieces, 2 * PIECES_PER_THREAD);
+        assert!(by_caller.load(Ordering::SeqCst) >= pieces - 1);
     }
 
     #[test]
