@@ -267,7 +267,7 @@ mod tests {
     fn a_held_up_thread_leaves_its_share_to_the_others() {
         let pool = Pool::new();
         let caller = std::thread::current().id();
-        let mut games = vec![0u8; 64];
+        let mut games = [0u8; 64];
         let by_caller = AtomicUsize::new(0);
         let pieces = AtomicUsize::new(0);
         pool.for_chunks(2, &mut games[..], |_, piece| {
