@@ -92,10 +92,12 @@ use crate::encode::{
     self, try_action_of, ACTIONS, ALPHAZERO_SHAPE, ALPHAZERO_WORDS, PETTINGZOO_SHAPE,
     PETTINGZOO_WORDS,
 };
+use encode::Plane;
 use end::{illegal_rewards, outcome_rewards, termination_code, ILLEGAL_ACTION, ONGOING};
 use parallel::Split;
 use pool::Pool;
 use pychess_core::{Board, Game, Move};
+use std::cell::RefCell;
 use std::fmt;
 
 /// Which observation `step` and `reset` write per game.
@@ -334,18 +336,12 @@ impl<'a> Observations<'a> {
         let words = kind.words();
         match (self, kind) {
             (Observations::None, _) | (_, ObservationKind::None) => {}
-            (Observations::U8(b), ObservationKind::PettingZoo) => {
-                encode::pettingzoo_observation_into(game, us, &mut b[i * size..(i + 1) * size]);
-            }
-            (Observations::U8(b), ObservationKind::AlphaZero) => {
-                encode::alphazero_planes_into(game, &mut b[i * size..(i + 1) * size]);
-            }
-            (Observations::F32(b), ObservationKind::PettingZoo) => {
-                encode::pettingzoo_observation_into(game, us, &mut b[i * size..(i + 1) * size]);
-            }
-            (Observations::F32(b), ObservationKind::AlphaZero) => {
-                encode::alphazero_planes_into(game, &mut b[i * size..(i + 1) * size]);
-            }
+            (Observations::U8(b), kind) => SCRATCH_U8.with(|scratch| {
+                write_dense(scratch, kind, game, &mut b[i * size..(i + 1) * size]);
+            }),
+            (Observations::F32(b), kind) => SCRATCH_F32.with(|scratch| {
+                write_dense(scratch, kind, game, &mut b[i * size..(i + 1) * size]);
+            }),
             (Observations::Packed(b), ObservationKind::PettingZoo) => {
                 encode::pettingzoo_words_for(game, us, &mut b[i * words..(i + 1) * words]);
             }
@@ -354,6 +350,32 @@ impl<'a> Observations<'a> {
             }
         }
     }
+}
+
+thread_local! {
+    /// One position's dense planes, built in cache and then streamed to the output.
+    static SCRATCH_U8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The same for `f32` planes.
+    static SCRATCH_F32: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Writes `game`'s dense observation of `kind` into `out` through `scratch`.
+fn write_dense<T: Plane>(
+    scratch: &RefCell<Vec<T>>,
+    kind: ObservationKind,
+    game: &Game,
+    out: &mut [T],
+) {
+    let mut planes = scratch.borrow_mut();
+    planes.resize(out.len(), T::from_bit(0));
+    match kind {
+        ObservationKind::None => return,
+        ObservationKind::PettingZoo => {
+            encode::pettingzoo_observation_into(game, game.board().turn(), &mut planes)
+        }
+        ObservationKind::AlphaZero => encode::alphazero_planes_into(game, &mut planes),
+    }
+    encode::stream_copy(&planes, out);
 }
 
 /// The legal-action masks of all games, in the form the batch's options write.
@@ -892,6 +914,7 @@ impl Batch {
                     c.out.write_position(i, slot, c.kind);
                     c.out.write_result(i, &StepResult::default());
                 }
+                encode::stream_fence();
             });
         Ok(())
     }
@@ -917,6 +940,7 @@ impl Batch {
             });
             out.write_result(i, &state);
         }
+        encode::stream_fence();
         Ok(())
     }
 
@@ -993,6 +1017,7 @@ impl Batch {
                     c.out.write_position(i, slot, c.kind);
                     c.out.write_result(i, &result);
                 }
+                encode::stream_fence();
             });
     }
 
