@@ -418,13 +418,16 @@ impl<'a> Masks<'a> {
     /// Writes game `i`'s mask of `legal` (all zero / empty when `legal` is).
     fn write(&mut self, i: usize, legal: &[(u16, Move)]) {
         match self {
-            Masks::Bytes(b) => {
-                let mask = &mut b[i * ACTIONS..(i + 1) * ACTIONS];
-                mask.fill(0);
+            Masks::Bytes(b) => SCRATCH_U8.with(|scratch| {
+                // Built in cache and streamed out, as the dense planes are.
+                let mut mask = scratch.borrow_mut();
+                mask.clear();
+                mask.resize(ACTIONS, 0);
                 for &(action, _) in legal {
                     mask[usize::from(action)] = 1;
                 }
-            }
+                encode::stream_copy(&mask, &mut b[i * ACTIONS..(i + 1) * ACTIONS]);
+            }),
             Masks::Bits(b) => {
                 let mask = &mut b[i * MASK_WORDS..(i + 1) * MASK_WORDS];
                 mask.fill(0);
