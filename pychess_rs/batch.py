@@ -36,8 +36,17 @@ Conventions:
   until :meth:`BatchBoards.reset` or :meth:`BatchBoards.reset_game`.
 * **Observations** are those of the side to move: ``"pettingzoo"`` is ``chess_v6``'s
   ``(8, 8, 111)`` bool observation, ``"alphazero"`` the ``(8, 8, 119)`` float32 planes
-  (:mod:`pychess_rs.encode` documents both); ``None`` skips them. Masks are int8, 1 where an
-  action is legal (``chess_v6``'s ``action_mask``).
+  (:mod:`pychess_rs.encode` documents both); ``None`` skips them. ``dtype`` picks another
+  type: ``"uint8"``, ``"bool"`` (PettingZoo only), ``"float32"``, or ``"packed"``: one
+  ``uint64`` bitboard per plane, ``(n, 111)`` or ``(n, 119)`` (docs/encodings.md, "Batched
+  observations", shows how to unpack them on the GPU). Masks are int8, 1 where an action is
+  legal (``chess_v6``'s ``action_mask``); ``mask="bool"``, ``"bits"`` (``(n, 73)`` uint64,
+  action ``a`` is bit ``a % 64`` of word ``a // 64``) or ``"indices"`` (``(n, 256)`` int16,
+  the legal actions ascending, then -1) pick another form.
+* **Speed**: threads are started once per batch and parked between steps;
+  :meth:`BatchBoards.step_random` draws the random actions in Rust; ``out=`` (arrays from an
+  earlier step or :meth:`BatchBoards.outputs`) or ``ring=k`` refills arrays instead of
+  allocating new ones every step (a batch of 4,096 AlphaZero float32 planes is 125 MB).
 """
 
 from __future__ import annotations
@@ -61,6 +70,8 @@ from .outcome import Termination
 __all__ = [
     "ACTIONS",
     "ILLEGAL_ACTION",
+    "MASK_WORDS",
+    "MAX_LEGAL",
     "BatchBoards",
     "Rollouts",
     "Step",
@@ -73,25 +84,67 @@ ACTIONS = 4672
 ILLEGAL_ACTION = -1
 """The end code of a game lost by an illegal action (``illegal="lose"``)."""
 
+MASK_WORDS = 73
+"""Words of a mask in bits form (4,672 = 73 * 64)."""
+
+MAX_LEGAL = 256
+"""Width of a mask in indices form (no reachable position has more than 218 legal moves)."""
+
 _SHAPES = {"pettingzoo": (8, 8, 111), "alphazero": (8, 8, 119)}
+_WORDS = {"pettingzoo": 111, "alphazero": 119}
 _DTYPES: dict[str, Any] = {"pettingzoo": np.bool_, "alphazero": np.float32}
+_PLANE_DTYPES: dict[str, Any] = {
+    "float32": np.float32,
+    "uint8": np.uint8,
+    "bool": np.bool_,
+    "packed": np.uint64,
+}
+_MASKS: dict[str, tuple[Any, int]] = {
+    "int8": (np.int8, ACTIONS),
+    "bool": (np.bool_, ACTIONS),
+    "bits": (np.uint64, MASK_WORDS),
+    "indices": (np.int16, MAX_LEGAL),
+}
 
 ObservationName = Literal["pettingzoo", "alphazero"]
+PlaneType = Literal["float32", "uint8", "bool", "packed"]
+MaskForm = Literal["int8", "bool", "bits", "indices"]
 
 
 class Step(NamedTuple):
     """What :meth:`BatchBoards.step` returns (unpacks as a 5-tuple)."""
 
     observations: npt.NDArray[Any] | None
-    """``(n, 8, 8, 111)`` bool or ``(n, 8, 8, 119)`` float32, or None."""
-    masks: npt.NDArray[np.int8]
-    """``(n, 4672)``: 1 where an action is legal."""
+    """``(n, 8, 8, 111)`` bool or ``(n, 8, 8, 119)`` float32 (or the ``dtype`` asked for;
+    ``(n, 111)``/``(n, 119)`` uint64 when packed), or None."""
+    masks: npt.NDArray[Any]
+    """``(n, 4672)`` int8: 1 where an action is legal (or the ``mask`` form asked for)."""
     rewards: npt.NDArray[np.float32]
     """``(n, 2)``: ``[white, black]``."""
     terminated: npt.NDArray[np.bool_]
     """``(n,)``: the game ended (rules or illegal action)."""
     truncated: npt.NDArray[np.bool_]
     """``(n,)``: the game reached ``max_plies`` without ending."""
+
+
+def _backing(array: npt.NDArray[Any] | None) -> bytearray | None:
+    """The bytearray behind ``array``, an array a batch returned (whole and contiguous)."""
+    if array is None:
+        return None
+    base = array.base
+    while isinstance(base, (np.ndarray, memoryview)):
+        base = base.base if isinstance(base, np.ndarray) else base.obj
+    if (
+        not isinstance(base, bytearray)
+        or not array.flags.c_contiguous
+        or not array.flags.writeable
+        or array.nbytes != len(base)
+    ):
+        raise ValueError(
+            "out must be a Step returned by this batch (or by its outputs()): "
+            "arrays over whole bytearrays"
+        )
+    return base
 
 
 def _termination(code: int) -> Termination | None:
@@ -110,6 +163,15 @@ class BatchBoards:
     :param max_plies: truncate games after this many plies.
     :param auto_reset: restart ended games in the step that ends them.
     :param illegal: ``"error"`` (raise, nothing moves) or ``"lose"`` (the mover loses).
+    :param dtype: the observations' type: ``"float32"``, ``"uint8"``, ``"bool"``
+        (PettingZoo only) or ``"packed"`` (``uint64`` bitboards); None for the kind's own
+        (bool for PettingZoo, float32 for AlphaZero). AlphaZero's two counter planes
+        saturate at 255 in ``uint8``.
+    :param mask: the legal-action masks' form: ``"int8"`` (the default), ``"bool"``,
+        ``"bits"`` or ``"indices"``.
+    :param ring: with ``k > 0``, steps write into ``k`` sets of arrays the batch allocates
+        once and reuses in turn, so a step's arrays are overwritten ``k`` steps later (copy
+        what you keep); 0 (the default) returns new arrays from every step.
     """
 
     def __init__(
@@ -124,7 +186,12 @@ class BatchBoards:
         max_plies: int | None = None,
         auto_reset: bool = True,
         illegal: Literal["error", "lose"] = "error",
+        dtype: PlaneType | None = None,
+        mask: MaskForm = "int8",
+        ring: int = 0,
     ) -> None:
+        if ring < 0:
+            raise ValueError(f"ring must not be negative, got {ring}")
         if n < 0:
             raise ValueError(f"n must not be negative, got {n}")
         if threads < 1:
@@ -142,9 +209,21 @@ class BatchBoards:
             auto_reset=auto_reset,
             illegal=illegal,
             threads=threads,
+            dtype=dtype,
+            mask=mask,
         )
         self._n = n
         self._observation = observation
+        self._dtype = dtype
+        self._mask = mask
+        self._ring = [self._inner.new_outputs() for _ in range(ring)]
+        self._ring_steps = [self._arrays(raw, keep_ends=False) for raw in self._ring]
+        self._ring_next = 0
+        self._ends_buffer = bytearray(n)
+        self._played = bytearray(8 * n)
+        self.actions: npt.NDArray[np.int64] = np.frombuffer(self._played, dtype=np.int64)
+        """The actions the last :meth:`step_random` played (-1 for games that were over);
+        refilled by the next one."""
         self._seed = seed & (2**64 - 1)
         self._draws = 0
         self.fen = fen
@@ -161,39 +240,77 @@ class BatchBoards:
     def __repr__(self) -> str:
         return f"<BatchBoards n={self._n} observation={self._observation!r}>"
 
-    def _arrays(self, raw: tuple[Any, ...]) -> Step:
+    def _arrays(self, raw: tuple[Any, ...], keep_ends: bool = True) -> Step:
         obs, masks, rewards, terminated, truncated, ends = raw
         n = self._n
-        observations = None
+        observations: npt.NDArray[Any] | None = None
         if self._observation is not None:
-            observations = np.frombuffer(obs, dtype=_DTYPES[self._observation]).reshape(
-                (n, *_SHAPES[self._observation])
-            )
-        self.ends = np.frombuffer(ends, dtype=np.int8)
+            if self._dtype == "packed":
+                observations = np.frombuffer(obs, dtype=np.uint64).reshape(
+                    n, _WORDS[self._observation]
+                )
+            else:
+                dtype = _PLANE_DTYPES[self._dtype] if self._dtype else _DTYPES[self._observation]
+                observations = np.frombuffer(obs, dtype=dtype).reshape(
+                    (n, *_SHAPES[self._observation])
+                )
+        if keep_ends:
+            self.ends = np.frombuffer(ends, dtype=np.int8)
+        mask_dtype, mask_width = _MASKS[self._mask]
         return Step(
             observations,
-            np.frombuffer(masks, dtype=np.int8).reshape(n, ACTIONS),
+            np.frombuffer(masks, dtype=mask_dtype).reshape(n, mask_width),
             np.frombuffer(rewards, dtype=np.float32).reshape(n, 2),
             np.frombuffer(terminated, dtype=np.bool_),
             np.frombuffer(truncated, dtype=np.bool_),
         )
 
-    def reset(self) -> tuple[npt.NDArray[Any] | None, npt.NDArray[np.int8]]:
-        """Restarts every game; returns the first ``(observations, masks)``."""
-        step = self._arrays(self._inner.reset())
+    def outputs(self) -> Step:
+        """New zeroed arrays for this batch, to pass as ``out=`` to :meth:`step`,
+        :meth:`step_random`, :meth:`reset` or :meth:`observe`."""
+        return self._arrays(self._inner.new_outputs(), keep_ends=False)
+
+    def _target(self, out: Step | None) -> tuple[tuple[Any, ...] | None, Step | None]:
+        """The bytearrays to write into (None: new ones) and the Step to return."""
+        if out is not None:
+            if not isinstance(out, Step):
+                raise TypeError(f"out must be a Step this batch returned, not {type(out).__name__}")
+            bases = tuple(_backing(a) for a in out)
+            self.ends = np.frombuffer(self._ends_buffer, dtype=np.int8)
+            return (*bases, self._ends_buffer), out
+        if self._ring:
+            k = self._ring_next
+            self._ring_next = (k + 1) % len(self._ring)
+            self.ends = np.frombuffer(self._ring[k][5], dtype=np.int8)
+            return self._ring[k], self._ring_steps[k]
+        return None, None
+
+    def _run(self, call: Any, *args: Any, out: Step | None) -> Step:
+        target, step = self._target(out)
+        raw = call(*args, target)
+        return step if step is not None else self._arrays(raw)
+
+    def reset(self, out: Step | None = None) -> tuple[npt.NDArray[Any] | None, npt.NDArray[Any]]:
+        """Restarts every game; returns the first ``(observations, masks)`` (written into
+        ``out``'s arrays when given)."""
+        step = self._run(self._inner.reset, out=out)
         return step.observations, step.masks
 
-    def observe(self) -> Step:
+    def observe(self, out: Step | None = None) -> Step:
         """The current observations and masks, zero rewards, and the flags of games that
-        are over, without moving."""
-        return self._arrays(self._inner.observe())
+        are over, without moving (written into ``out`` when given)."""
+        return self._run(self._inner.observe, out=out)
 
-    def step(self, actions: npt.ArrayLike) -> Step:
+    def step(self, actions: npt.ArrayLike, out: Step | None = None) -> Step:
         """Plays ``actions[i]`` in game ``i`` (one int per game).
+
+        ``out``: a :class:`Step` this batch returned before (or :meth:`outputs`), refilled
+        in place and returned, instead of new arrays.
 
         :raises pychess_rs.IllegalMoveError: an action is illegal (``illegal="error"``);
             no game has moved.
-        :raises ValueError: ``actions`` does not hold one integer per game.
+        :raises ValueError: ``actions`` does not hold one integer per game, or ``out`` is
+            not a Step of this batch.
         """
         array = np.asarray(actions)
         if array.shape != (self._n,) or not (
@@ -203,16 +320,33 @@ class BatchBoards:
                 f"actions must be {self._n} integers, got shape {array.shape} of {array.dtype}"
             )
         data = np.ascontiguousarray(array, dtype=np.int64).tobytes()
-        return self._arrays(self._inner.step(data))
+        return self._run(self._inner.step, data, out=out)
+
+    def _next_seed(self, seed: int | None) -> int:
+        if seed is None:
+            seed = (self._seed + 0x9E3779B97F4A7C15 * (self._draws + 1)) & (2**64 - 1)
+            self._draws += 1
+        return seed & (2**64 - 1)
+
+    def step_random(self, seed: int | None = None, out: Step | None = None) -> Step:
+        """Plays a uniformly random legal action in every game, drawn in Rust on the
+        stepping threads: the same actions :meth:`random_actions` would draw for ``seed``
+        (and, without ``seed``, the next ones of the batch's sequence), whatever
+        ``threads``. The actions played are in :attr:`actions` until the next call.
+        ``out`` as for :meth:`step`."""
+        return self._run(self._inner.step_random, self._next_seed(seed), self._played, out=out)
 
     def random_actions(self, seed: int | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game (-1 for games that are over). Without
         ``seed``, successive calls draw from the batch's own seeded sequence."""
-        if seed is None:
-            seed = (self._seed + 0x9E3779B97F4A7C15 * (self._draws + 1)) & (2**64 - 1)
-            self._draws += 1
-        raw = self._inner.random_actions(seed & (2**64 - 1))
+        raw = self._inner.random_actions(self._next_seed(seed))
         return np.frombuffer(raw, dtype=np.int64).copy()
+
+    def threads_started(self) -> int:
+        """Worker threads this batch has started (at most ``threads - 1``: the calling
+        thread steps a share too). They are started on the first step that needs them,
+        parked between steps and ended when the batch is garbage-collected."""
+        return self._inner.threads_started()
 
     def terminations(self) -> list[Termination | None]:
         """The last step's terminations by the rules (None where no rule ended the game,

@@ -10,6 +10,8 @@ are in ``docs/encodings.md``, each with a worked example.
 
 * :func:`compact`: ``uint64[17]``: 12 piece bitboards, side, castling, en passant, clocks.
 * :func:`alphazero`: ``float32[8, 8, 119]``: AlphaZero's planes with 8 positions of history.
+* :func:`alphazero_packed` / :func:`pettingzoo_packed`: the same planes as ``uint64``
+  bitboards, one per plane (``docs/encodings.md`` shows how to unpack them).
 * :func:`action_of` / :func:`move_of` / :func:`action_mask`: the 8x8x73 = 4,672 move index
   (PettingZoo ``chess_v6``'s numbering) both ways, and the ``int8[4672]`` legal-action mask.
 * :func:`pettingzoo_observation`: ``bool[8, 8, 111]``, what PettingZoo ``chess_v6`` observes.
@@ -37,7 +39,9 @@ from ._core import Board, Move
 
 __all__ = [
     "ACTIONS",
+    "ALPHAZERO_COUNTER_WORDS",
     "ALPHAZERO_SHAPE",
+    "ALPHAZERO_WORDS",
     "COMPACT_LEN",
     "HALFKA_V2_HM_INPUTS",
     "HALFKP_INPUTS",
@@ -45,12 +49,15 @@ __all__ = [
     "MAX_FEATURES",
     "NO_SQUARE",
     "PETTINGZOO_SHAPE",
+    "PETTINGZOO_WORDS",
     "action_mask",
     "action_mask_batch",
     "action_of",
     "actions_of",
     "alphazero",
     "alphazero_batch",
+    "alphazero_packed",
+    "alphazero_packed_batch",
     "compact",
     "compact_batch",
     "halfka_v2_hm",
@@ -63,6 +70,8 @@ __all__ = [
     "moves_of",
     "pettingzoo_observation",
     "pettingzoo_observation_batch",
+    "pettingzoo_packed",
+    "pettingzoo_packed_batch",
 ]
 
 #: Number of actions: 8 x 8 origin squares x 73 move planes.
@@ -71,6 +80,13 @@ ACTIONS = 4672
 ALPHAZERO_SHAPE = (8, 8, 119)
 #: Shape of :func:`pettingzoo_observation`.
 PETTINGZOO_SHAPE = (8, 8, 111)
+#: Words of :func:`alphazero_packed`: one ``uint64`` per plane.
+ALPHAZERO_WORDS = 119
+#: The words of :func:`alphazero_packed` that hold a number (the fullmove number, the
+#: halfmove clock), not a bitboard.
+ALPHAZERO_COUNTER_WORDS = (113, 118)
+#: Words of :func:`pettingzoo_packed`.
+PETTINGZOO_WORDS = 111
 #: Shape of :func:`lc0`.
 LC0_SHAPE = (112, 8, 8)
 #: Length of :func:`compact`.
@@ -173,6 +189,25 @@ def alphazero_batch(boards: Iterable[Board], threads: int = 1, out: _F32 | None 
     return result
 
 
+def alphazero_packed(board: Board) -> _U64:
+    """:func:`alphazero` bit-packed, ``uint64[119]``: bit ``row * 8 + column`` of word ``c``
+    is ``alphazero(board)[row, column, c]``, except words 113 and 118
+    (:data:`ALPHAZERO_COUNTER_WORDS`), which hold the fullmove number and the halfmove clock
+    themselves."""
+    buffer = _core.encode_alphazero_packed(board)
+    return _array(buffer, np.uint64, (ALPHAZERO_WORDS,))  # type: ignore[return-value]
+
+
+def alphazero_packed_batch(
+    boards: Iterable[Board], threads: int = 1, out: _U64 | None = None
+) -> _U64:
+    """:func:`alphazero_packed` of each board, ``uint64[N, 119]`` (``out`` as for
+    :func:`alphazero_batch`)."""
+    encoder = _core.encode_alphazero_packed
+    result: _U64 = _batch(encoder, boards, threads, np.uint64, (ALPHAZERO_WORDS,), out)
+    return result
+
+
 def lc0(board: Board) -> _F32:
     """Lc0's classical 112-plane input, ``float32[112, 8, 8]``, from the side to move's view."""
     return _array(_core.encode_lc0(board), np.float32, LC0_SHAPE)  # type: ignore[return-value]
@@ -211,6 +246,28 @@ def pettingzoo_observation_batch(
     encoder = _core.encode_pettingzoo
     result: _BOOL = _batch(
         encoder, boards, threads, np.bool_, PETTINGZOO_SHAPE, out, observer=observer
+    )
+    return result
+
+
+def pettingzoo_packed(board: Board, observer: bool | None = None) -> _U64:
+    """:func:`pettingzoo_observation` bit-packed, ``uint64[111]``: bit ``row * 8 + column``
+    of word ``c`` is ``pettingzoo_observation(board, observer)[row, column, c]``."""
+    buffer = _core.encode_pettingzoo_packed(board, 1, observer)
+    return _array(buffer, np.uint64, (PETTINGZOO_WORDS,))  # type: ignore[return-value]
+
+
+def pettingzoo_packed_batch(
+    boards: Iterable[Board],
+    threads: int = 1,
+    observer: bool | None = None,
+    out: _U64 | None = None,
+) -> _U64:
+    """:func:`pettingzoo_packed` of each board, ``uint64[N, 111]`` (``out`` as for
+    :func:`pettingzoo_observation_batch`)."""
+    encoder = _core.encode_pettingzoo_packed
+    result: _U64 = _batch(
+        encoder, boards, threads, np.uint64, (PETTINGZOO_WORDS,), out, observer=observer
     )
     return result
 

@@ -273,3 +273,141 @@ def test_rollouts_release_the_gil() -> None:
     elapsed = time.perf_counter() - start
     assert elapsed > 0.2, "the rollout was too short to tell"
     assert longest < elapsed / 2
+
+
+FORMATS = [
+    ("alphazero", None, "int8"),
+    ("alphazero", "uint8", "bits"),
+    ("alphazero", "packed", "indices"),
+    ("pettingzoo", None, "bool"),
+    ("pettingzoo", "float32", "bits"),
+    ("pettingzoo", "packed", "int8"),
+    (None, None, "indices"),
+]
+
+
+def _random_run(threads: int, kind: str | None, dtype: str | None, mask: str) -> list[bytes]:
+    games = BatchBoards(
+        7,
+        threads=threads,
+        observation=kind,  # type: ignore[arg-type]
+        dtype=dtype,  # type: ignore[arg-type]
+        mask=mask,  # type: ignore[arg-type]
+        max_plies=30,
+        seed=3,
+        ring=2,
+    )
+    games.reset()
+    out = []
+    for _ in range(60):
+        step = games.step_random()
+        out.append(b"".join(np.asarray(a).tobytes() for a in step if a is not None))
+        out.append(games.ends.tobytes() + games.actions.tobytes())
+    return out
+
+
+@pytest.mark.parametrize(("kind", "dtype", "mask"), FORMATS)
+def test_every_format_is_bit_identical_for_any_thread_count(
+    kind: str | None, dtype: str | None, mask: str
+) -> None:
+    one = _random_run(1, kind, dtype, mask)
+    assert one == _random_run(2, kind, dtype, mask) == _random_run(3, kind, dtype, mask)
+
+
+def test_step_random_plays_what_random_actions_draws_and_keeps_its_threads() -> None:
+    drawn = BatchBoards(5, observation="alphazero", seed=8, max_plies=20)
+    stepped = BatchBoards(5, observation="alphazero", seed=8, max_plies=20, threads=2)
+    drawn.reset()
+    stepped.reset()
+    for _ in range(40):
+        actions = drawn.random_actions()
+        a = drawn.step(actions)
+        b = stepped.step_random()
+        assert (stepped.actions == actions).all()
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
+    # One worker thread, started once and kept (the caller steps the other half).
+    assert stepped.threads_started() == 1 and drawn.threads_started() == 0
+    # A given seed draws the same actions random_actions(seed) would.
+    expected = stepped.random_actions(seed=77)
+    stepped.step_random(seed=77)
+    assert (stepped.actions == expected).all()
+
+
+def test_mask_forms_agree() -> None:
+    forms = {
+        m: BatchBoards(4, mask=m, seed=2, max_plies=25) for m in ("int8", "bool", "bits", "indices")
+    }  # type: ignore[arg-type]
+    masks = {m: b.reset()[1] for m, b in forms.items()}
+    for _ in range(50):
+        dense = masks["int8"]
+        assert masks["int8"].dtype == np.int8 and masks["bool"].dtype == np.bool_
+        assert masks["bits"].shape == (4, 73) and masks["bits"].dtype == np.uint64
+        assert masks["indices"].shape == (4, 256) and masks["indices"].dtype == np.int16
+        assert (masks["bool"] == dense.astype(bool)).all()
+        from_bits = np.unpackbits(
+            masks["bits"].astype("<u8").view(np.uint8), axis=1, bitorder="little"
+        )
+        assert (from_bits == dense).all()
+        for i in range(4):
+            row = masks["indices"][i]
+            listed = row[row >= 0]
+            assert listed.tolist() == np.flatnonzero(dense[i]).tolist()
+            assert (row[len(listed) :] == -1).all()
+        masks = {m: b.step_random().masks for m, b in forms.items()}
+
+
+def test_out_and_ring_refill_the_same_memory() -> None:
+    games = BatchBoards(3, observation="pettingzoo", seed=1)
+    games.reset()
+    out = games.outputs()
+    assert out.observations is not None and not out.observations.any()
+    step = games.step_random(out=out)
+    assert step is out and out.masks.sum() > 0
+    fresh = BatchBoards(3, observation="pettingzoo", seed=1)
+    fresh.reset()
+    again = fresh.step_random()
+    for x, y in zip(out, again):
+        assert np.array_equal(x, y)
+    # step(out=...) too, and the end codes follow.
+    games.step(games.random_actions(), out=out)
+    assert games.ends.shape == (3,)
+    with pytest.raises(ValueError, match="returned by this batch"):
+        games.step_random(out=again._replace(masks=again.masks.copy()))
+    other = BatchBoards(4, observation="pettingzoo").outputs()
+    with pytest.raises(ValueError):
+        games.step_random(out=other)
+    with pytest.raises(ValueError, match="twice"):
+        games.step_random(out=out._replace(truncated=out.terminated))
+    with pytest.raises(TypeError):
+        games.step_random(out=tuple(out))  # type: ignore[arg-type]
+    # A ring of two: every other step writes the same arrays.
+    ring = BatchBoards(3, observation="alphazero", dtype="uint8", ring=2)
+    first, _ = ring.reset()
+    second = ring.step_random().observations
+    third = ring.step_random().observations
+    assert first is not None and second is not None and third is not None
+    assert second is not first and np.shares_memory(third, first)
+
+
+def test_dtype_and_mask_refusals() -> None:
+    with pytest.raises(ValueError, match="dtype 'bool' cannot hold alphazero observations"):
+        BatchBoards(2, observation="alphazero", dtype="bool")
+    with pytest.raises(ValueError, match="dtype must be"):
+        BatchBoards(2, observation="alphazero", dtype="float16")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mask must be"):
+        BatchBoards(2, mask="dense")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ring must not be negative"):
+        BatchBoards(2, ring=-1)
+    with pytest.raises(ValueError, match="material of a game"):
+        BatchBoards(2, mask="indices", fen="QQQQQQQQ/Q7/8/8/8/7k/PPPPPPPP/7K w - - 0 1")
+    games = BatchBoards(2, observation="alphazero", dtype="uint8")
+    observations, _ = games.reset()
+    assert observations is not None and observations.dtype == np.uint8
+    # The counter planes saturate at 255 in uint8.
+    late = BatchBoards(
+        1, observation="alphazero", dtype="uint8", fen="7k/8/8/8/8/8/R7/7K w - - 3 400"
+    )
+    observations, _ = late.reset()
+    assert observations is not None
+    assert observations[0, 0, 0, 113] == 255 and observations[0, 0, 0, 118] == 3

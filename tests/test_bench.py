@@ -24,6 +24,7 @@ from benchsuite import (
     env,
     fen,
     gaviota,
+    gpu,
     micro,
     perft,
     pgn,
@@ -302,9 +303,60 @@ def test_encode_rows() -> None:
 
 def test_env_rows() -> None:
     pytest.importorskip("numpy")
-    rows = env.measure(quick=True, repeat=1, sizes=env.EnvSizes(20, 4, 3, 4, 1))
-    ours = [r for r in rows if r.impl.startswith("BatchBoards")]
+    sizes = env.EnvSizes(20, 4, 3, 4, 1, line_games=5, line_steps=2)
+    rows = env.measure(quick=True, repeat=1, sizes=sizes)
+    ours = [r for r in rows if r.impl.startswith("BatchBoards") and "line rate" not in r.workload]
     assert ours and all(r.units == 12 and r.seconds is not None for r in ours)
+    line = [r for r in rows if "line rate" in r.workload]
+    assert len(line) == 2 * len(env.LINE_RATE)
+    assert all(r.units == 10 and r.seconds is not None for r in line)
+    assert all("over 1 thread" in r.note for r in line if r.impl.endswith("2 threads"))
+
+
+def _fake_module(monkeypatch: pytest.MonkeyPatch, name: str, **attributes: object) -> None:
+    import types
+
+    module = types.ModuleType(name)
+    for key, value in attributes.items():
+        setattr(module, key, value)
+    monkeypatch.setitem(sys.modules, name, module)
+
+
+def test_gpu_rows_run_ours_on_the_cpu_and_say_why_the_rest_is_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("numpy")
+    sizes = gpu.GpuSizes(batches=(6,), steps=2, loop_steps=2, repeat=1)
+    # No jax, no torch: ours timed, the others skipped with the reason.
+    monkeypatch.setitem(sys.modules, "jax", None)
+    monkeypatch.setitem(sys.modules, "torch", None)
+    rows = gpu.measure(sizes=sizes, threads=2)
+    ours = [r for r in rows if r.impl.startswith("pychess-rs BatchBoards")]
+    assert len(ours) == 2 and all(r.units == 12 and r.seconds is not None for r in ours)
+    skipped = {r.impl: r.note for r in rows if r.seconds is None}
+    assert skipped == {
+        "pgx chess on the GPU (jit + vmap)": "skipped: jax not installed (jax)",
+        "pychess-rs batch on 2 CPU threads + torch on cuda": "skipped: torch not installed (torch)",
+    }
+    # jax without pgx; then jax and pgx without a GPU; torch without CUDA.
+    _fake_module(monkeypatch, "jax", default_backend=lambda: "cpu")
+    _fake_module(monkeypatch, "jax.numpy")
+    monkeypatch.setitem(sys.modules, "pgx", None)
+    assert gpu.pgx_gpu_runner(4, 1) == "skipped: pgx not installed (pgx)"
+    _fake_module(monkeypatch, "pgx")
+    _fake_module(monkeypatch, "pgx.experimental", auto_reset=None)
+    assert gpu.pgx_gpu_runner(4, 1) == "skipped: JAX sees no GPU (backend 'cpu')"
+    cuda = type("cuda", (), {"is_available": staticmethod(lambda: False)})
+    _fake_module(monkeypatch, "torch", cuda=cuda, nn=None)
+    assert str(gpu.torch_policy(4, None)).startswith("skipped: torch sees no CUDA GPU")
+
+
+def test_gpu_loop_runs_our_side_with_a_numpy_policy() -> None:
+    pytest.importorskip("numpy")
+    # The batch raises on an illegal action, so ten steps of eight games check the plumbing:
+    # packed observations and mask bits out, the policy's actions back in.
+    run = gpu.loop_runner(8, 10, 2, gpu.uniform_policy())
+    assert run() == 80 and run() == 80
 
 
 def test_engine_client_rows(impls: list) -> None:
@@ -367,7 +419,7 @@ def test_micro_table() -> None:
 
 
 @pytest.mark.parametrize(
-    "script", ["bench.py", "bench_encode.py", "bench_env.py", "bench_micro.py"]
+    "script", ["bench.py", "bench_encode.py", "bench_env.py", "bench_gpu.py", "bench_micro.py"]
 )
 def test_entry_scripts_start(script: str) -> None:
     done = subprocess.run(
@@ -406,6 +458,7 @@ def test_workload_names_are_the_sections() -> None:
         "syzygy",
         "encode",
         "env",
+        "gpu",
         "engine-client",
         "analyse",
         "micro",

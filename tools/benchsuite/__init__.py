@@ -7,6 +7,7 @@ at all. Run them where pychess-rs is installed, release build (``tools/test`` bu
 ``tools/bench.py``        every workload below in one table (:mod:`.cli`)
 ``tools/bench_encode.py`` the encodings' own table (:mod:`.encode`)
 ``tools/bench_env.py``    environments and batches (:mod:`.env`)
+``tools/bench_gpu.py``    our batch beside pgx on a GPU, the AlphaZero loop (:mod:`.gpu`)
 ``tools/bench_micro.py``  everyday calls (:mod:`.micro`)
 
 Each takes ``--quick`` (smaller sizes, fewer runs: a smoke run) and ``--markdown``.
@@ -20,6 +21,7 @@ The modules, one per workload of ``tools/bench.py`` (``--only`` takes these name
 ``pgn``           pgn: reading a PGN corpus, python-chess, our readers, PyPI peers
 ``encode``        encode: every ``pychess_rs.encode`` format against PettingZoo's encoder
 ``env``           env: ``pychess_rs.env`` and ``pychess_rs.batch`` against their peers
+``gpu``           gpu: our batch beside pgx on a GPU, and the AlphaZero loop through torch
 ``micro``         micro: everyday calls interleaved with python-chess's (its own table)
 
 and what they share:

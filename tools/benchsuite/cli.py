@@ -13,6 +13,7 @@ from . import (
     env,
     fen,
     gaviota,
+    gpu,
     micro,
     perft,
     pgn,
@@ -42,6 +43,9 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "encode": encode.rows,
     # Batched games and the RL environment against PettingZoo, rust-chess and pgx.
     "env": env.rows,
+    # Our batch on every core beside pgx on a GPU, and the AlphaZero loop through torch
+    # (rows needing a GPU, jax+pgx or torch say why they are skipped).
+    "gpu": gpu.rows,
     # The engine client's overhead per call against python-chess's, and `pychess-rs analyse`
     # on one worker and on two.
     "engine-client": engine_client.client_rows,

@@ -17,6 +17,12 @@ Rows (all rates in plies, one ply = one move played in one game, ratios over Pet
   repetition detection off, as with it on boards rebuilt from FENs after a game ends crash
   it); pgx's chess on CPU (``jax.jit(jax.vmap(env.step))`` with ``jax.random.categorical`` over the
   mask, auto-reset, compile time excluded), when pgx installs.
+* **Batched stepping at line rate**: ``BatchBoards(N', ...)`` for ``P'`` steps the way a
+  trainer runs it: ``step_random()`` (random actions drawn in Rust on the stepping threads),
+  outputs written into a ring of arrays the batch reuses (``ring=2``), for each observation
+  (none, AlphaZero, PettingZoo) and ``dtype`` (float32/bool, uint8, ``packed`` bitboards with
+  ``mask="bits"``), on 1 and 2 threads; the 2-thread rows note their gain over 1 thread.
+  Beside them the plain path, ``step(random_actions())`` returning new arrays every step.
 * **Random self-play rollouts**: whole games of random legal moves played in Rust
   (``pychess_rs.batch.rollouts``, 1 and 2 threads), the data-generation path.
 
@@ -46,10 +52,26 @@ class EnvSizes:
     steps: int  # P, steps of the batch
     rollouts: int  # whole random games
     repeat: int
+    line_games: int = 4096  # N', games of the line-rate rows
+    line_steps: int = 30  # P', their steps
 
 
 FULL = EnvSizes(aec_steps=3000, games=512, steps=200, rollouts=4000, repeat=3)
-QUICK = EnvSizes(aec_steps=300, games=128, steps=50, rollouts=400, repeat=1)
+QUICK = EnvSizes(
+    aec_steps=300, games=128, steps=50, rollouts=400, repeat=1, line_games=512, line_steps=5
+)
+
+#: The line-rate rows: (label, observation, dtype, mask, plain path).
+LINE_RATE: tuple[tuple[str, str | None, str | None, str, bool], ...] = (
+    ("obs=none", None, None, "int8", False),
+    ("alphazero float32, new arrays + step(random_actions())", "alphazero", None, "int8", True),
+    ("alphazero float32", "alphazero", None, "int8", False),
+    ("alphazero uint8", "alphazero", "uint8", "int8", False),
+    ("alphazero packed, mask bits", "alphazero", "packed", "bits", False),
+    ("pettingzoo bool, new arrays + step(random_actions())", "pettingzoo", None, "int8", True),
+    ("pettingzoo bool", "pettingzoo", None, "int8", False),
+    ("pettingzoo packed, mask bits", "pettingzoo", "packed", "bits", False),
+)
 
 
 def aec_runner(make_env: Callable[[], Any], steps: int) -> Callable[[], int]:
@@ -79,6 +101,42 @@ def ours_batch_runner(
         batch.reset()
         for _ in range(steps):
             batch.step(batch.random_actions())
+        return games * steps
+
+    return run
+
+
+def line_rate_runner(
+    games: int,
+    steps: int,
+    threads: int,
+    observation: str | None,
+    dtype: str | None,
+    mask: str,
+    plain: bool,
+) -> Callable[[], int]:
+    """``step_random`` into a ring of reused arrays (or, ``plain``, ``step(random_actions())``
+    with new arrays): the batch is built and reset outside the timed part."""
+    from pychess_rs.batch import BatchBoards
+
+    batch = BatchBoards(
+        games,
+        threads=threads,
+        observation=observation,  # type: ignore[arg-type]
+        dtype=dtype,  # type: ignore[arg-type]
+        mask=mask,  # type: ignore[arg-type]
+        ring=0 if plain else 2,
+        seed=1,
+    )
+    batch.reset()
+
+    def run() -> int:
+        if plain:
+            for _ in range(steps):
+                batch.step(batch.random_actions())
+        else:
+            for _ in range(steps):
+                batch.step_random()
         return games * steps
 
     return run
@@ -208,6 +266,21 @@ def measure(
         pgx_runner(sizes.games, pgx_steps),
         f"{pgx_steps} steps; AlphaZero 8x8x119 observations",
     )
+
+    line = f"batched stepping at line rate ({sizes.line_games} games x {sizes.line_steps} steps)"
+    for label, observation, dtype, mask, plain in LINE_RATE:
+        one: Row | None = None
+        for threads in range(1, MAX_THREADS + 1):
+            runner = line_rate_runner(
+                sizes.line_games, sizes.line_steps, threads, observation, dtype, mask, plain
+            )
+            how = "" if plain else "step_random, ring=2, "
+            name = f"BatchBoards {how}{label}, {threads} thread{'s' * (threads > 1)}"
+            row = time_row(line, name, runner)
+            if threads == 1:
+                one = row
+            elif one is not None and one.rate and row.rate:
+                row.note = f"x{row.rate / one.rate:.2f} over 1 thread"
 
     whole = f"random self-play rollouts ({sizes.rollouts} whole games)"
     for threads in range(1, MAX_THREADS + 1):

@@ -364,6 +364,24 @@ impl Game {
         self.stack.last().map(|ply| ply.played)
     }
 
+    /// How often each of the last positions had occurred when it was reached (that time
+    /// included, since the last irreversible move before it: `is_repetition` as it stood
+    /// then), newest first: `out[k]` for the position `k` plies ago, for `k` up to the
+    /// root. Returns how many entries were written (at most `out.len()`). The history planes
+    /// of the tensor encodings read it.
+    pub fn recent_occurrences(&self, out: &mut [u32]) -> usize {
+        let written = out.len().min(self.stack.len() + 1);
+        let ledger = self.counted();
+        for (k, count) in out[..written].iter_mut().enumerate() {
+            let index = self.stack.len() - k;
+            *count = match index {
+                0 => self.root_record.count,
+                _ => ledger.positions[index - 1].count,
+            };
+        }
+        written
+    }
+
     /// The position before the `index`-th move (for notation of past moves).
     pub fn board_before(&self, index: usize) -> Option<&Board> {
         self.stack.get(index).map(|ply| &ply.before)
@@ -676,6 +694,31 @@ mod tests {
         for m in moves.split_whitespace() {
             game.push_uci(UciMove::parse(m).unwrap()).unwrap();
         }
+    }
+
+    #[test]
+    fn recent_occurrences_are_is_repetition_as_it_stood() {
+        let mut game = Game::default();
+        play(
+            &mut game,
+            "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2",
+        );
+        let mut counts = [0u32; 8];
+        assert_eq!(game.recent_occurrences(&mut counts), 8);
+        for (k, &count) in counts.iter().enumerate() {
+            let mut then = game.clone();
+            for _ in 0..k {
+                then.pop();
+            }
+            for n in 1..=4 {
+                assert_eq!(count >= n, then.is_repetition(n), "{k} plies ago, n = {n}");
+            }
+        }
+        // A short game stops at the root, which occurred once.
+        let mut short = Game::default();
+        play(&mut short, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(short.recent_occurrences(&mut counts), 5);
+        assert_eq!(counts[..5], [2, 1, 1, 1, 1]);
     }
 
     #[test]

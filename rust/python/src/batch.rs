@@ -1,36 +1,23 @@
 //! `_BatchBoards` and `rollouts`: the bindings of `pychess_ml::batch`. Arrays cross as
-//! bytearrays allocated here and filled with the GIL released; `pychess_rs/batch.py` wraps
-//! each with one `numpy.frombuffer` (no copy), so numpy stays an optional dependency.
+//! bytearrays filled with the GIL released: fresh ones, or the caller's own (`out`, arrays a
+//! batch returned before, refilled in place); `pychess_rs/batch.py` wraps each with one
+//! `numpy.frombuffer` (no copy), so numpy stays an optional dependency.
 
 use crate::board::Board;
+use crate::encode::{uninit_bytearray, Plain};
 use crate::errors::Result;
 use pychess_core::{Color, Game};
 use pychess_ml::batch::{
-    self, replay, start_position, Batch, IllegalAction, ObservationKind, Observations, Options,
-    Outputs, RolloutOptions, StepError,
+    self, replay, start_position, Batch, IllegalAction, MaskFormat, Masks, ObservationKind,
+    Observations, Options, Outputs, Planes, RolloutOptions, StepError, MASK_WORDS, MAX_LEGAL,
 };
 use pychess_ml::encode::{legal_action_mask, pettingzoo_observation_for, ACTIONS};
 use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 
-/// A zeroed bytearray of `len` bytes.
-fn zeroed(py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyByteArray>> {
-    PyByteArray::new_with(py, len, |_| Ok(()))
-}
-
-/// Reinterprets a fresh bytearray as floats.
-fn as_f32(bytes: &mut [u8]) -> PyResult<&mut [f32]> {
-    // SAFETY: every bit pattern is a valid f32, and `align_to_mut` only yields the aligned
-    // middle, whose length we check.
-    let (head, floats, tail) = unsafe { bytes.align_to_mut::<f32>() };
-    if !head.is_empty() || !tail.is_empty() {
-        return Err(PyValueError::new_err("unaligned float buffer"));
-    }
-    Ok(floats)
-}
-
-/// The bytearrays one step returns: observations (or None), masks, rewards (f32 pairs),
+/// The bytearrays of one step: observations (or None), masks, rewards (f32 pairs),
 /// terminated, truncated, end codes.
 type StepArrays<'py> = (
     Option<Bound<'py, PyByteArray>>,
@@ -41,6 +28,26 @@ type StepArrays<'py> = (
     Bound<'py, PyByteArray>,
 );
 
+/// `bytes` viewed as values of `T`.
+fn typed<T: Plain>(bytes: &mut [u8]) -> PyResult<&mut [T]> {
+    // SAFETY: `T` is plain (every bit pattern is a value), and `align_to_mut` only yields
+    // the aligned middle, which must be all of it.
+    let (head, values, tail) = unsafe { bytes.align_to_mut::<T>() };
+    if !head.is_empty() || !tail.is_empty() {
+        return Err(PyValueError::new_err("unaligned output buffer"));
+    }
+    Ok(values)
+}
+
+/// A memoryview of `array`, held while Rust writes into it with the GIL released: CPython
+/// refuses to resize a bytearray with exports, so its memory stays put.
+fn pin<'py>(array: &Bound<'py, PyByteArray>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `array` is a live bytearray; the result is checked for an error.
+    unsafe {
+        Bound::from_owned_ptr_or_err(array.py(), ffi::PyMemoryView_FromObject(array.as_ptr()))
+    }
+}
+
 /// Many games stepped by arrays of actions (wrapped by `pychess_rs.batch.BatchBoards`).
 #[pyclass(module = "pychess_rs._core", name = "_BatchBoards")]
 pub struct BatchBoards {
@@ -48,51 +55,116 @@ pub struct BatchBoards {
 }
 
 impl BatchBoards {
-    /// Allocates the output arrays, runs `fill` on them with the GIL released, and returns
+    /// Bytes of each output array for this batch: observations (None without), masks,
+    /// rewards, terminated, truncated, ends.
+    fn sizes(&self) -> (Option<usize>, [usize; 5]) {
+        let n = self.batch.len();
+        let options = self.batch.options();
+        let kind = options.observation;
+        let obs = options.plane_type().map(|planes| match planes {
+            Planes::F32 => 4 * n * kind.size(),
+            Planes::Packed => 8 * n * kind.words(),
+            _ => n * kind.size(),
+        });
+        let masks = match options.mask {
+            MaskFormat::Bytes => n * ACTIONS,
+            MaskFormat::Bits => 8 * n * MASK_WORDS,
+            MaskFormat::Indices => 2 * n * MAX_LEGAL,
+        };
+        (obs, [masks, 4 * 2 * n, n, n, n])
+    }
+
+    /// Fresh output arrays (left uninitialised: every step, reset and observe writes all of
+    /// them), or the caller's `out` after checking their sizes.
+    fn arrays<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<StepArrays<'py>>,
+    ) -> PyResult<StepArrays<'py>> {
+        let (obs_size, sizes) = self.sizes();
+        let Some(out) = out else {
+            let obs = obs_size.map(|b| uninit_bytearray(py, b)).transpose()?;
+            return Ok((
+                obs,
+                uninit_bytearray(py, sizes[0])?,
+                uninit_bytearray(py, sizes[1])?,
+                uninit_bytearray(py, sizes[2])?,
+                uninit_bytearray(py, sizes[3])?,
+                uninit_bytearray(py, sizes[4])?,
+            ));
+        };
+        let names = ["masks", "rewards", "terminated", "truncated", "ends"];
+        let given = [&out.1, &out.2, &out.3, &out.4, &out.5];
+        match (&out.0, obs_size) {
+            (None, None) => {}
+            (Some(obs), Some(bytes)) if obs.len() == bytes => {}
+            _ => {
+                return Err(PyValueError::new_err(
+                    "out's observations do not fit this batch (an array it returned is needed)",
+                ))
+            }
+        }
+        let mut seen: Vec<*mut ffi::PyObject> = given.iter().map(|a| a.as_ptr()).collect();
+        seen.extend(out.0.as_ref().map(|a| a.as_ptr()));
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != 5 + usize::from(out.0.is_some()) {
+            return Err(PyValueError::new_err("out holds one array twice"));
+        }
+        for ((name, array), bytes) in names.iter().zip(given).zip(sizes) {
+            if array.len() != bytes {
+                return Err(PyValueError::new_err(format!(
+                    "out's {name} hold {} bytes, this batch needs {bytes}",
+                    array.len()
+                )));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs `fill` on the output arrays (fresh or `out`) with the GIL released, and returns
     /// them.
     fn with_outputs<'py>(
         &mut self,
         py: Python<'py>,
+        out: Option<StepArrays<'py>>,
         fill: impl FnOnce(&mut Batch, Outputs<'_>) -> Result<(), StepError> + Send,
     ) -> Result<StepArrays<'py>> {
-        let n = self.batch.len();
-        let kind = self.batch.options().observation;
-        let obs = match kind {
-            ObservationKind::None => None,
-            ObservationKind::PettingZoo => Some(zeroed(py, n * kind.size())?),
-            ObservationKind::AlphaZero => Some(zeroed(py, 4 * n * kind.size())?),
-        };
-        let masks = zeroed(py, n * ACTIONS)?;
-        let rewards = zeroed(py, 4 * 2 * n)?;
-        let terminated = zeroed(py, n)?;
-        let truncated = zeroed(py, n)?;
-        let ends = zeroed(py, n)?;
-        // SAFETY: these bytearrays were all created above and are not yet returned to
-        // Python, so nothing else can read, resize or free them while Rust writes into them,
-        // with the GIL released or not; `ends` is reinterpreted as i8, of the same size and
-        // validity as u8.
+        let arrays = self.arrays(py, out)?;
+        let (obs, masks, rewards, terminated, truncated, ends) = &arrays;
+        let _pins = [masks, rewards, terminated, truncated, ends]
+            .into_iter()
+            .chain(obs.as_ref())
+            .map(pin)
+            .collect::<PyResult<Vec<_>>>()?;
+        let options = *self.batch.options();
+        // SAFETY: the bytearrays are fresh (unseen by Python) or pinned above, so their
+        // memory stays put while Rust writes, and they are distinct objects (`arrays` checks
+        // that), so the slices do not alias.
         let outputs = unsafe {
-            let observations = match (&obs, kind) {
-                (Some(b), ObservationKind::PettingZoo) => Observations::U8(b.as_bytes_mut()),
-                (Some(b), _) => Observations::F32(as_f32(b.as_bytes_mut())?),
-                (None, _) => Observations::None,
+            let observations = match (obs, options.plane_type()) {
+                (Some(b), Some(Planes::F32)) => Observations::F32(typed(b.as_bytes_mut())?),
+                (Some(b), Some(Planes::Packed)) => Observations::Packed(typed(b.as_bytes_mut())?),
+                (Some(b), Some(_)) => Observations::U8(b.as_bytes_mut()),
+                _ => Observations::None,
             };
-            let ends_bytes = ends.as_bytes_mut();
+            let masks = match options.mask {
+                MaskFormat::Bytes => Masks::Bytes(masks.as_bytes_mut()),
+                MaskFormat::Bits => Masks::Bits(typed(masks.as_bytes_mut())?),
+                MaskFormat::Indices => Masks::Indices(typed(masks.as_bytes_mut())?),
+            };
             Outputs {
                 observations,
-                masks: masks.as_bytes_mut(),
-                rewards: as_f32(rewards.as_bytes_mut())?,
+                masks,
+                rewards: typed(rewards.as_bytes_mut())?,
                 terminated: terminated.as_bytes_mut(),
                 truncated: truncated.as_bytes_mut(),
-                ends: std::slice::from_raw_parts_mut(
-                    ends_bytes.as_mut_ptr().cast::<i8>(),
-                    ends_bytes.len(),
-                ),
+                ends: typed(ends.as_bytes_mut())?,
             }
         };
         let batch = &mut self.batch;
         py.detach(move || fill(batch, outputs))?;
-        Ok((obs, masks, rewards, terminated, truncated, ends))
+        Ok(arrays)
     }
 
     fn game(&self, index: isize) -> PyResult<&Game> {
@@ -107,7 +179,7 @@ impl BatchBoards {
 impl BatchBoards {
     #[new]
     #[pyo3(signature = (n, *, fen=None, observation=None, claim_draw=false, max_plies=None,
-        auto_reset=true, illegal="error", threads=1))]
+        auto_reset=true, illegal="error", threads=1, dtype=None, mask="int8"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -118,9 +190,14 @@ impl BatchBoards {
         auto_reset: bool,
         illegal: &str,
         threads: usize,
+        dtype: Option<&str>,
+        mask: &str,
     ) -> Result<BatchBoards> {
+        let kind = ObservationKind::from_name(observation)?;
         let options = Options {
-            observation: ObservationKind::from_name(observation)?,
+            observation: kind,
+            planes: Planes::from_name(dtype, kind)?,
+            mask: MaskFormat::from_name(mask)?,
             claim_draw,
             max_plies,
             auto_reset,
@@ -136,21 +213,53 @@ impl BatchBoards {
         self.batch.len()
     }
 
+    /// Worker threads started so far (they persist between steps).
+    fn threads_started(&self) -> usize {
+        self.batch.threads_started()
+    }
+
+    /// Fresh output arrays for this batch, to pass as `out`.
+    fn new_outputs<'py>(&self, py: Python<'py>) -> PyResult<StepArrays<'py>> {
+        let arrays = self.arrays(py, None)?;
+        // Zeroed, so that arrays no step has filled yet read as nothing.
+        let (obs, masks, rewards, terminated, truncated, ends) = &arrays;
+        for array in [masks, rewards, terminated, truncated, ends]
+            .into_iter()
+            .chain(obs.as_ref())
+        {
+            // SAFETY: fresh bytearrays, unseen by Python code.
+            unsafe { array.as_bytes_mut() }.fill(0);
+        }
+        Ok(arrays)
+    }
+
     /// Restarts every game; returns the step arrays (first observations and masks).
-    fn reset<'py>(&mut self, py: Python<'py>) -> Result<StepArrays<'py>> {
-        self.with_outputs(py, |batch, out| batch.reset(out))
+    #[pyo3(signature = (out=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<StepArrays<'py>>,
+    ) -> Result<StepArrays<'py>> {
+        self.with_outputs(py, out, |batch, out| batch.reset(out))
     }
 
     /// The step arrays of the current positions, without moving.
-    fn observe<'py>(&mut self, py: Python<'py>) -> Result<StepArrays<'py>> {
-        self.with_outputs(py, |batch, out| batch.observe(out))
+    #[pyo3(signature = (out=None))]
+    fn observe<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<StepArrays<'py>>,
+    ) -> Result<StepArrays<'py>> {
+        self.with_outputs(py, out, |batch, out| batch.observe(out))
     }
 
     /// Plays one action per game; `actions` holds native-endian int64s.
+    #[pyo3(signature = (actions, out=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyBytes>,
+        out: Option<StepArrays<'py>>,
     ) -> Result<StepArrays<'py>> {
         let bytes = actions.as_bytes();
         if bytes.len() % 8 != 0 {
@@ -160,7 +269,44 @@ impl BatchBoards {
             .chunks_exact(8)
             .map(|b| i64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
             .collect();
-        self.with_outputs(py, move |batch, out| batch.step(&actions, out))
+        self.with_outputs(py, out, move |batch, out| batch.step(&actions, out))
+    }
+
+    /// Plays a random legal action per game, drawn in Rust from `seed` and each game's
+    /// index; writes the actions played into `played` (int64 bytes, -1 for games over).
+    #[pyo3(signature = (seed, played, out=None))]
+    fn step_random<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+        played: &Bound<'py, PyByteArray>,
+        out: Option<StepArrays<'py>>,
+    ) -> Result<StepArrays<'py>> {
+        if played.len() != 8 * self.batch.len() {
+            return Err(PyValueError::new_err(format!(
+                "played holds {} bytes, this batch needs {}",
+                played.len(),
+                8 * self.batch.len()
+            ))
+            .into());
+        }
+        if let Some(out) = &out {
+            let arrays = [&out.1, &out.2, &out.3, &out.4, &out.5];
+            if arrays
+                .into_iter()
+                .chain(out.0.as_ref())
+                .any(|a| a.is(played))
+            {
+                return Err(PyValueError::new_err("played is one of the out arrays").into());
+            }
+        }
+        let _pin = pin(played)?;
+        // SAFETY: pinned above (its memory stays put), and not one of the output arrays
+        // (checked above; fresh ones are new objects).
+        let played = typed::<i64>(unsafe { played.as_bytes_mut() })?;
+        self.with_outputs(py, out, move |batch, out| {
+            batch.step_random(seed, played, out)
+        })
     }
 
     /// A random legal action per game (int64 bytes; -1 for games that are over).

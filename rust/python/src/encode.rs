@@ -47,7 +47,7 @@ fn borrow_boards<'py>(boards: &Bound<'py, PyAny>) -> PyResult<Vec<PyRef<'py, Boa
 ///
 /// # Safety
 /// Every bit pattern of the type's size must be a valid value.
-unsafe trait Plain: Copy + Default + Send {}
+pub(crate) unsafe trait Plain: Copy + Default + Send {}
 // SAFETY: integers and floats accept every bit pattern.
 unsafe impl Plain for u8 {}
 // SAFETY: as above.
@@ -56,13 +56,19 @@ unsafe impl Plain for u64 {}
 unsafe impl Plain for f32 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
+// SAFETY: as above.
+unsafe impl Plain for i16 {}
+// SAFETY: as above.
+unsafe impl Plain for i8 {}
+// SAFETY: as above.
+unsafe impl Plain for i64 {}
 
 /// The most threads one batch is split over.
 const MAX_THREADS: usize = 256;
 
 /// A `bytearray` of `bytes` bytes, left uninitialised: every encoder writes all of its
 /// output (PyO3's `new_with` would zero it first, a second pass over large batches).
-fn uninit_bytearray(py: Python<'_>, bytes: usize) -> PyResult<Bound<'_, PyByteArray>> {
+pub(crate) fn uninit_bytearray(py: Python<'_>, bytes: usize) -> PyResult<Bound<'_, PyByteArray>> {
     let len =
         ffi::Py_ssize_t::try_from(bytes).map_err(|_| PyValueError::new_err("batch too large"))?;
     // SAFETY: a null source asks CPython for a new bytearray of `len` bytes, contents
@@ -231,6 +237,52 @@ pub(crate) fn encode_pettingzoo<'py>(
         let who = observer.unwrap_or(game.board().turn());
         ml::pettingzoo_observation_for(game, who, item);
     })
+}
+
+/// AlphaZero's planes bit-packed, 119 `uint64` per board (`ml::alphazero_words`).
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1, out = None))]
+pub(crate) fn encode_alphazero_packed<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    out: Option<Bound<'py, PyByteArray>>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    encode_into(
+        py,
+        &games(&boards),
+        ml::ALPHAZERO_WORDS,
+        threads,
+        out,
+        ml::alphazero_words,
+    )
+}
+
+/// PettingZoo's observation bit-packed, 111 `uint64` per board, for `observer` (White
+/// True, Black False) or the side to move.
+#[pyfunction]
+#[pyo3(signature = (boards, threads = 1, observer = None, out = None))]
+pub(crate) fn encode_pettingzoo_packed<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    threads: usize,
+    observer: Option<bool>,
+    out: Option<Bound<'py, PyByteArray>>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let boards = borrow_boards(boards)?;
+    let observer = observer.map(Color::from_white);
+    encode_into(
+        py,
+        &games(&boards),
+        ml::PETTINGZOO_WORDS,
+        threads,
+        out,
+        |game, item| {
+            let who = observer.unwrap_or(game.board().turn());
+            ml::pettingzoo_words_for(game, who, item);
+        },
+    )
 }
 
 /// The legal-action mask (4,672 0/1 bytes) per board; with `observer` given, PettingZoo's
@@ -420,6 +472,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_alphazero, m)?)?;
     m.add_function(wrap_pyfunction!(encode_lc0, m)?)?;
     m.add_function(wrap_pyfunction!(encode_pettingzoo, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_alphazero_packed, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_pettingzoo_packed, m)?)?;
     m.add_function(wrap_pyfunction!(encode_action_mask, m)?)?;
     m.add_function(wrap_pyfunction!(encode_halfkp, m)?)?;
     m.add_function(wrap_pyfunction!(encode_halfka_v2_hm, m)?)?;

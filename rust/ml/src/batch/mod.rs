@@ -40,8 +40,11 @@
 //! position that has not ended, a positive `max_plies`); [`start_position`] reads the start
 //! FEN and `from_name` the option names, with one [`StartError`] for every refusal.
 //!
-//! Games are independent, so [`Options::threads`] only changes the speed: each thread steps
-//! a contiguous range of games, and every output lands at its game's index.
+//! Games are independent, so [`Options::threads`] only changes the speed: the batch's own
+//! worker threads (started once, parked between steps) and the calling thread step
+//! contiguous pieces of the games, and every output lands at its game's index. Random
+//! actions ([`Batch::step_random`], [`Batch::random_actions`]) are drawn per game from the
+//! seed and the game's index, so they do not depend on the thread count either.
 //!
 //! ```
 //! use pychess_core::{Board, Termination, UciMove};
@@ -76,6 +79,7 @@
 
 pub mod end;
 mod parallel;
+mod pool;
 pub mod rollout;
 mod start;
 
@@ -84,10 +88,16 @@ pub use rollout::{
 };
 pub use start::{start_position, StartError};
 
-use crate::encode::{self, try_action_of, ACTIONS, ALPHAZERO_SHAPE, PETTINGZOO_SHAPE};
+use crate::encode::{
+    self, try_action_of, ACTIONS, ALPHAZERO_SHAPE, ALPHAZERO_WORDS, PETTINGZOO_SHAPE,
+    PETTINGZOO_WORDS,
+};
+use encode::Plane;
 use end::{illegal_rewards, outcome_rewards, termination_code, ILLEGAL_ACTION, ONGOING};
 use parallel::Split;
+use pool::Pool;
 use pychess_core::{Board, Game, Move};
+use std::cell::RefCell;
 use std::fmt;
 
 /// Which observation `step` and `reset` write per game.
@@ -96,14 +106,14 @@ pub enum ObservationKind {
     /// None: only masks, rewards and flags.
     #[default]
     None,
-    /// PettingZoo chess_v6's observation, `encode::pettingzoo_observation` (u8, 8x8x111).
+    /// PettingZoo chess_v6's observation, `encode::pettingzoo_observation` (8x8x111).
     PettingZoo,
-    /// AlphaZero's input planes, `encode::alphazero_planes` (f32, 8x8x119).
+    /// AlphaZero's input planes, `encode::alphazero_planes` (8x8x119).
     AlphaZero,
 }
 
 impl ObservationKind {
-    /// Values per game (0 for `None`).
+    /// Dense values per game (0 for `None`).
     pub fn size(self) -> usize {
         match self {
             ObservationKind::None => 0,
@@ -111,6 +121,69 @@ impl ObservationKind {
             ObservationKind::AlphaZero => ALPHAZERO_SHAPE.iter().product(),
         }
     }
+
+    /// Bit-packed words per game, one per channel (0 for `None`).
+    pub fn words(self) -> usize {
+        match self {
+            ObservationKind::None => 0,
+            ObservationKind::PettingZoo => PETTINGZOO_WORDS,
+            ObservationKind::AlphaZero => ALPHAZERO_WORDS,
+        }
+    }
+
+    /// The plane type a batch writes unless asked for another: bytes for PettingZoo (its
+    /// observation is 0/1), `f32` for AlphaZero (its counters are not).
+    pub fn native_planes(self) -> Planes {
+        match self {
+            ObservationKind::AlphaZero => Planes::F32,
+            _ => Planes::U8,
+        }
+    }
+}
+
+/// How observation planes are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Planes {
+    /// The kind's own: [`ObservationKind::native_planes`].
+    #[default]
+    Native,
+    /// One byte per value, 0 or 1 (AlphaZero's two counter planes saturate at 255).
+    U8,
+    /// One `f32` per value.
+    F32,
+    /// One `u64` per channel, bit `row * 8 + column` for cell `(row, column)`
+    /// (`encode::alphazero_words`, `encode::pettingzoo_words_for`).
+    Packed,
+}
+
+impl Planes {
+    /// `Native` replaced by the kind's own type.
+    pub fn resolve(self, kind: ObservationKind) -> Planes {
+        match self {
+            Planes::Native => kind.native_planes(),
+            other => other,
+        }
+    }
+}
+
+/// The width of the index form of legal-action masks ([`MaskFormat::Indices`]): more than
+/// any position reachable from a start with a game's material has legal moves (218 is the
+/// most known).
+pub const MAX_LEGAL: usize = 256;
+
+/// Words of the bit form of a legal-action mask: 4,672 = 73 * 64.
+pub const MASK_WORDS: usize = ACTIONS / 64;
+
+/// How legal-action masks are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MaskFormat {
+    /// `ACTIONS` bytes per game, 1 where an action is legal.
+    #[default]
+    Bytes,
+    /// [`MASK_WORDS`] `u64` per game: action `a` is bit `a % 64` of word `a / 64`.
+    Bits,
+    /// [`MAX_LEGAL`] `i16` per game: the legal actions in ascending order, then -1s.
+    Indices,
 }
 
 /// What an illegal action does.
@@ -128,6 +201,10 @@ pub enum IllegalAction {
 pub struct Options {
     /// The observation written per game.
     pub observation: ObservationKind,
+    /// How its planes are stored.
+    pub planes: Planes,
+    /// How legal-action masks are written.
+    pub mask: MaskFormat,
     /// End games at claimable draws (threefold repetition, fifty moves) too.
     pub claim_draw: bool,
     /// Truncate a game after this many plies since its reset.
@@ -136,7 +213,8 @@ pub struct Options {
     pub auto_reset: bool,
     /// What an illegal action does.
     pub illegal: IllegalAction,
-    /// Threads to step on (at least one is used).
+    /// Threads to step on (at least one is used); they are started once per batch, on the
+    /// first step that needs them, and parked between steps.
     pub threads: usize,
 }
 
@@ -144,11 +222,23 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             observation: ObservationKind::None,
+            planes: Planes::Native,
+            mask: MaskFormat::Bytes,
             claim_draw: false,
             max_plies: None,
             auto_reset: true,
             illegal: IllegalAction::Error,
             threads: 1,
+        }
+    }
+}
+
+impl Options {
+    /// The plane type observations are written in (`None` without observations).
+    pub fn plane_type(&self) -> Option<Planes> {
+        match self.observation {
+            ObservationKind::None => None,
+            kind => Some(self.planes.resolve(kind)),
         }
     }
 }
@@ -165,8 +255,10 @@ pub enum StepError {
         /// Its length.
         got: usize,
     },
-    /// The observation buffer's type is not the one the batch's observation kind writes.
+    /// The observation buffer's type is not the one the batch's options write.
     ObservationType,
+    /// The mask buffer's form is not the one the batch's options write.
+    MaskType,
     /// Game `game` has no legal move for `action` (`IllegalAction::Error`).
     IllegalAction {
         /// The game's index.
@@ -189,8 +281,11 @@ impl fmt::Display for StepError {
             StepError::ObservationType => {
                 write!(
                     f,
-                    "the observation buffer's type does not match the observation kind"
+                    "the observation buffer's type does not match the batch's observations"
                 )
+            }
+            StepError::MaskType => {
+                write!(f, "the mask buffer's form does not match the batch's masks")
             }
             StepError::IllegalAction { game, action, fen } => write!(
                 f,
@@ -202,24 +297,165 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
-/// The observation buffer of all games, of the type its kind needs.
+/// The observation buffer of all games, of the type the batch's options write.
 #[derive(Debug)]
 pub enum Observations<'a> {
     /// No observation.
     None,
-    /// `n * 7104` bytes for `ObservationKind::PettingZoo`.
+    /// `n * kind.size()` bytes ([`Planes::U8`]).
     U8(&'a mut [u8]),
-    /// `n * 7616` floats for `ObservationKind::AlphaZero`.
+    /// `n * kind.size()` floats ([`Planes::F32`]).
     F32(&'a mut [f32]),
+    /// `n * kind.words()` words ([`Planes::Packed`]).
+    Packed(&'a mut [u64]),
+}
+
+impl<'a> Observations<'a> {
+    fn split_at(self, at: usize, kind: ObservationKind) -> (Self, Self) {
+        match self {
+            Observations::None => (Observations::None, Observations::None),
+            Observations::U8(b) => {
+                let (x, y) = b.split_at_mut(at * kind.size());
+                (Observations::U8(x), Observations::U8(y))
+            }
+            Observations::F32(b) => {
+                let (x, y) = b.split_at_mut(at * kind.size());
+                (Observations::F32(x), Observations::F32(y))
+            }
+            Observations::Packed(b) => {
+                let (x, y) = b.split_at_mut(at * kind.words());
+                (Observations::Packed(x), Observations::Packed(y))
+            }
+        }
+    }
+
+    /// Writes game `i`'s observation.
+    fn write(&mut self, i: usize, kind: ObservationKind, game: &Game) {
+        let us = game.board().turn();
+        let size = kind.size();
+        let words = kind.words();
+        match (self, kind) {
+            (Observations::None, _) | (_, ObservationKind::None) => {}
+            (Observations::U8(b), kind) => SCRATCH_U8.with(|scratch| {
+                write_dense(scratch, kind, game, &mut b[i * size..(i + 1) * size]);
+            }),
+            (Observations::F32(b), kind) => SCRATCH_F32.with(|scratch| {
+                write_dense(scratch, kind, game, &mut b[i * size..(i + 1) * size]);
+            }),
+            (Observations::Packed(b), ObservationKind::PettingZoo) => {
+                encode::pettingzoo_words_for(game, us, &mut b[i * words..(i + 1) * words]);
+            }
+            (Observations::Packed(b), ObservationKind::AlphaZero) => {
+                encode::alphazero_words(game, &mut b[i * words..(i + 1) * words]);
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// One position's dense planes, built in cache and then streamed to the output.
+    static SCRATCH_U8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The same for `f32` planes.
+    static SCRATCH_F32: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Writes `game`'s dense observation of `kind` into `out` through `scratch`.
+fn write_dense<T: Plane>(
+    scratch: &RefCell<Vec<T>>,
+    kind: ObservationKind,
+    game: &Game,
+    out: &mut [T],
+) {
+    let mut planes = scratch.borrow_mut();
+    planes.resize(out.len(), T::from_bit(0));
+    match kind {
+        ObservationKind::None => return,
+        ObservationKind::PettingZoo => {
+            encode::pettingzoo_observation_into(game, game.board().turn(), &mut planes)
+        }
+        ObservationKind::AlphaZero => encode::alphazero_planes_into(game, &mut planes),
+    }
+    encode::stream_copy(&planes, out);
+}
+
+/// The legal-action masks of all games, in the form the batch's options write.
+#[derive(Debug)]
+pub enum Masks<'a> {
+    /// `n * ACTIONS` bytes ([`MaskFormat::Bytes`]).
+    Bytes(&'a mut [u8]),
+    /// `n * MASK_WORDS` words ([`MaskFormat::Bits`]).
+    Bits(&'a mut [u64]),
+    /// `n * MAX_LEGAL` indices ([`MaskFormat::Indices`]).
+    Indices(&'a mut [i16]),
+}
+
+impl<'a> Masks<'a> {
+    fn format_and_len(&self) -> (MaskFormat, usize, usize) {
+        match self {
+            Masks::Bytes(b) => (MaskFormat::Bytes, b.len(), ACTIONS),
+            Masks::Bits(b) => (MaskFormat::Bits, b.len(), MASK_WORDS),
+            Masks::Indices(b) => (MaskFormat::Indices, b.len(), MAX_LEGAL),
+        }
+    }
+
+    fn split_at(self, at: usize) -> (Self, Self) {
+        match self {
+            Masks::Bytes(b) => {
+                let (x, y) = b.split_at_mut(at * ACTIONS);
+                (Masks::Bytes(x), Masks::Bytes(y))
+            }
+            Masks::Bits(b) => {
+                let (x, y) = b.split_at_mut(at * MASK_WORDS);
+                (Masks::Bits(x), Masks::Bits(y))
+            }
+            Masks::Indices(b) => {
+                let (x, y) = b.split_at_mut(at * MAX_LEGAL);
+                (Masks::Indices(x), Masks::Indices(y))
+            }
+        }
+    }
+
+    /// Writes game `i`'s mask of `legal` (all zero / empty when `legal` is).
+    fn write(&mut self, i: usize, legal: &[(u16, Move)]) {
+        match self {
+            Masks::Bytes(b) => SCRATCH_U8.with(|scratch| {
+                // Built in cache and streamed out, as the dense planes are.
+                let mut mask = scratch.borrow_mut();
+                mask.clear();
+                mask.resize(ACTIONS, 0);
+                for &(action, _) in legal {
+                    mask[usize::from(action)] = 1;
+                }
+                encode::stream_copy(&mask, &mut b[i * ACTIONS..(i + 1) * ACTIONS]);
+            }),
+            Masks::Bits(b) => {
+                let mask = &mut b[i * MASK_WORDS..(i + 1) * MASK_WORDS];
+                mask.fill(0);
+                for &(action, _) in legal {
+                    mask[usize::from(action) / 64] |= 1 << (action % 64);
+                }
+            }
+            Masks::Indices(b) => {
+                let row = &mut b[i * MAX_LEGAL..(i + 1) * MAX_LEGAL];
+                // `Batch::try_new` refuses start positions whose games could pass MAX_LEGAL.
+                let listed = legal.len().min(MAX_LEGAL);
+                for (cell, &(action, _)) in row.iter_mut().zip(legal) {
+                    *cell = action as i16;
+                }
+                row[..listed].sort_unstable();
+                row[listed..].fill(-1);
+            }
+        }
+    }
 }
 
 /// Where `step` and `reset` write, per game `i` at index `i` (row-major).
 #[derive(Debug)]
 pub struct Outputs<'a> {
-    /// Observations, `n * kind.size()` values.
+    /// Observations, `n * kind.size()` values or `n * kind.words()` words.
     pub observations: Observations<'a>,
-    /// Legal-action masks, `n * ACTIONS` bytes.
-    pub masks: &'a mut [u8],
+    /// Legal-action masks.
+    pub masks: Masks<'a>,
     /// Rewards, `n * 2`: `[white, black]` per game.
     pub rewards: &'a mut [f32],
     /// 1 where the game terminated, `n` bytes.
@@ -231,7 +467,7 @@ pub struct Outputs<'a> {
 }
 
 impl Outputs<'_> {
-    fn check(&self, games: usize, kind: ObservationKind) -> Result<(), StepError> {
+    fn check(&self, games: usize, options: &Options) -> Result<(), StepError> {
         let want = |what, expected: usize, got: usize| {
             if expected == got {
                 Ok(())
@@ -243,33 +479,36 @@ impl Outputs<'_> {
                 })
             }
         };
-        let observations = match (&self.observations, kind) {
-            (Observations::None, ObservationKind::None) => 0,
-            (Observations::U8(b), ObservationKind::PettingZoo) => b.len(),
-            (Observations::F32(b), ObservationKind::AlphaZero) => b.len(),
-            _ => return Err(StepError::ObservationType),
+        let kind = options.observation;
+        let (planes, len) = match &self.observations {
+            Observations::None => (None, 0),
+            Observations::U8(b) => (Some(Planes::U8), b.len()),
+            Observations::F32(b) => (Some(Planes::F32), b.len()),
+            Observations::Packed(b) => (Some(Planes::Packed), b.len()),
         };
-        want("observations", games * kind.size(), observations)?;
-        want("masks", games * ACTIONS, self.masks.len())?;
+        if planes != options.plane_type() {
+            return Err(StepError::ObservationType);
+        }
+        let per_game = if planes == Some(Planes::Packed) {
+            kind.words()
+        } else {
+            kind.size()
+        };
+        want("observations", games * per_game, len)?;
+        let (format, len, per_game) = self.masks.format_and_len();
+        if format != options.mask {
+            return Err(StepError::MaskType);
+        }
+        want("masks", games * per_game, len)?;
         want("rewards", games * 2, self.rewards.len())?;
         want("terminated", games, self.terminated.len())?;
         want("truncated", games, self.truncated.len())?;
         want("ends", games, self.ends.len())
     }
 
-    fn split_at(self, at: usize) -> (Self, Self) {
-        let (oa, ob) = match self.observations {
-            Observations::None => (Observations::None, Observations::None),
-            Observations::U8(b) => {
-                let (x, y) = b.split_at_mut(at * ObservationKind::PettingZoo.size());
-                (Observations::U8(x), Observations::U8(y))
-            }
-            Observations::F32(b) => {
-                let (x, y) = b.split_at_mut(at * ObservationKind::AlphaZero.size());
-                (Observations::F32(x), Observations::F32(y))
-            }
-        };
-        let (ma, mb) = self.masks.split_at_mut(at * ACTIONS);
+    fn split_at(self, at: usize, kind: ObservationKind) -> (Self, Self) {
+        let (oa, ob) = self.observations.split_at(at, kind);
+        let (ma, mb) = self.masks.split_at(at);
         let (ra, rb) = self.rewards.split_at_mut(at * 2);
         let (ta, tb) = self.terminated.split_at_mut(at);
         let (ua, ub) = self.truncated.split_at_mut(at);
@@ -295,23 +534,9 @@ impl Outputs<'_> {
     }
 
     /// Writes game `i`'s observation and mask (the slot's current position).
-    fn write_position(&mut self, i: usize, slot: &Slot) {
-        match &mut self.observations {
-            Observations::None => {}
-            Observations::U8(b) => {
-                let size = ObservationKind::PettingZoo.size();
-                encode::pettingzoo_observation(&slot.game, &mut b[i * size..(i + 1) * size]);
-            }
-            Observations::F32(b) => {
-                let size = ObservationKind::AlphaZero.size();
-                encode::alphazero_planes(&slot.game, &mut b[i * size..(i + 1) * size]);
-            }
-        }
-        let mask = &mut self.masks[i * ACTIONS..(i + 1) * ACTIONS];
-        mask.fill(0);
-        for &(action, _) in &slot.legal {
-            mask[usize::from(action)] = 1;
-        }
+    fn write_position(&mut self, i: usize, slot: &Slot, kind: ObservationKind) {
+        self.observations.write(i, kind, &slot.game);
+        self.masks.write(i, &slot.legal);
     }
 
     fn write_result(&mut self, i: usize, result: &StepResult) {
@@ -328,12 +553,22 @@ impl Outputs<'_> {
 pub struct OutputBuffers {
     /// The observation kind the buffers are sized for.
     pub kind: ObservationKind,
-    /// PettingZoo observations (empty for other kinds).
+    /// The plane type (resolved: never `Native`).
+    pub planes: Planes,
+    /// The mask form.
+    pub mask_format: MaskFormat,
+    /// Observations as bytes (empty for other plane types).
     pub observations_u8: Vec<u8>,
-    /// AlphaZero observations (empty for other kinds).
+    /// Observations as floats (empty for other plane types).
     pub observations_f32: Vec<f32>,
-    /// Legal-action masks, `n * ACTIONS`.
+    /// Bit-packed observations (empty for other plane types).
+    pub observations_packed: Vec<u64>,
+    /// Legal-action masks as bytes, `n * ACTIONS` ([`MaskFormat::Bytes`]; else empty).
     pub masks: Vec<u8>,
+    /// Legal-action masks as bits, `n * MASK_WORDS` ([`MaskFormat::Bits`]; else empty).
+    pub mask_bits: Vec<u64>,
+    /// Legal actions as indices, `n * MAX_LEGAL` ([`MaskFormat::Indices`]; else empty).
+    pub mask_indices: Vec<i16>,
     /// Rewards, `[white, black]` per game.
     pub rewards: Vec<f32>,
     /// 1 where the game terminated.
@@ -345,15 +580,41 @@ pub struct OutputBuffers {
 }
 
 impl OutputBuffers {
-    /// Zeroed buffers for `games` games and observations of `kind`.
+    /// Zeroed buffers for `games` games and observations of `kind` in its native type, masks
+    /// as bytes.
     pub fn new(games: usize, kind: ObservationKind) -> OutputBuffers {
-        let size = games * kind.size();
-        let sized = |k| if kind == k { size } else { 0 };
+        OutputBuffers::for_options(
+            games,
+            &Options {
+                observation: kind,
+                ..Options::default()
+            },
+        )
+    }
+
+    /// Zeroed buffers for `games` games of a batch with `options`.
+    pub fn for_options(games: usize, options: &Options) -> OutputBuffers {
+        let kind = options.observation;
+        let planes = options.planes.resolve(kind);
+        let sized = |p| if planes == p { games * kind.size() } else { 0 };
+        let masks = |f, per| if options.mask == f { games * per } else { 0 };
         OutputBuffers {
             kind,
-            observations_u8: vec![0; sized(ObservationKind::PettingZoo)],
-            observations_f32: vec![0.0; sized(ObservationKind::AlphaZero)],
-            masks: vec![0; games * ACTIONS],
+            planes,
+            mask_format: options.mask,
+            observations_u8: vec![0; sized(Planes::U8)],
+            observations_f32: vec![0.0; sized(Planes::F32)],
+            observations_packed: vec![
+                0;
+                if planes == Planes::Packed {
+                    games * kind.words()
+                } else {
+                    0
+                }
+            ],
+            masks: vec![0; masks(MaskFormat::Bytes, ACTIONS)],
+            mask_bits: vec![0; masks(MaskFormat::Bits, MASK_WORDS)],
+            mask_indices: vec![0; masks(MaskFormat::Indices, MAX_LEGAL)],
             rewards: vec![0.0; 2 * games],
             terminated: vec![0; games],
             truncated: vec![0; games],
@@ -364,12 +625,17 @@ impl OutputBuffers {
     /// The buffers lent to `Batch::reset`, `Batch::step` or `Batch::observe`.
     pub fn outputs(&mut self) -> Outputs<'_> {
         Outputs {
-            observations: match self.kind {
-                ObservationKind::None => Observations::None,
-                ObservationKind::PettingZoo => Observations::U8(&mut self.observations_u8),
-                ObservationKind::AlphaZero => Observations::F32(&mut self.observations_f32),
+            observations: match (self.kind, self.planes) {
+                (ObservationKind::None, _) => Observations::None,
+                (_, Planes::F32) => Observations::F32(&mut self.observations_f32),
+                (_, Planes::Packed) => Observations::Packed(&mut self.observations_packed),
+                _ => Observations::U8(&mut self.observations_u8),
             },
-            masks: &mut self.masks,
+            masks: match self.mask_format {
+                MaskFormat::Bytes => Masks::Bytes(&mut self.masks),
+                MaskFormat::Bits => Masks::Bits(&mut self.mask_bits),
+                MaskFormat::Indices => Masks::Indices(&mut self.mask_indices),
+            },
             rewards: &mut self.rewards,
             terminated: &mut self.terminated,
             truncated: &mut self.truncated,
@@ -377,7 +643,7 @@ impl OutputBuffers {
         }
     }
 
-    /// Game `i`'s mask.
+    /// Game `i`'s mask (bytes form).
     pub fn mask(&self, i: usize) -> &[u8] {
         &self.masks[i * ACTIONS..(i + 1) * ACTIONS]
     }
@@ -491,11 +757,52 @@ impl Slot {
     }
 }
 
+/// The actions of a step.
+enum Actions<'s> {
+    /// None (a reset).
+    None,
+    /// Given by the caller, one per game.
+    Given(&'s [i64]),
+    /// Drawn per game from a generator seeded by `seed` and the game's index, and written
+    /// into `played` (-1 for a game that is over).
+    Random { seed: u64, played: &'s mut [i64] },
+}
+
+impl Actions<'_> {
+    fn split(self, at: usize) -> (Self, Self) {
+        match self {
+            Actions::None => (Actions::None, Actions::None),
+            Actions::Given(a) => {
+                let (x, y) = a.split_at(at);
+                (Actions::Given(x), Actions::Given(y))
+            }
+            Actions::Random { seed, played } => {
+                let (x, y) = played.split_at_mut(at);
+                (
+                    Actions::Random { seed, played: x },
+                    Actions::Random { seed, played: y },
+                )
+            }
+        }
+    }
+}
+
+/// A uniformly random legal action of `slot` (-1 if it has none) for game `index`.
+fn random_action(slot: &Slot, seed: u64, index: usize) -> i64 {
+    if slot.legal.is_empty() {
+        -1
+    } else {
+        let mut rng = SplitMix64::new(game_seed(seed, index as u64));
+        i64::from(slot.legal[rng.below(slot.legal.len())].0)
+    }
+}
+
 /// One thread's share of a step: its games, their actions and their outputs.
 struct Chunk<'s, 'o> {
     slots: &'s mut [Slot],
-    actions: &'s [i64],
+    actions: Actions<'s>,
     out: Outputs<'o>,
+    kind: ObservationKind,
 }
 
 impl Split for Chunk<'_, '_> {
@@ -504,18 +811,20 @@ impl Split for Chunk<'_, '_> {
     }
     fn split(self, at: usize) -> (Self, Self) {
         let (sa, sb) = self.slots.split_at_mut(at);
-        let (aa, ab) = self.actions.split_at(at.min(self.actions.len()));
-        let (oa, ob) = self.out.split_at(at);
+        let (aa, ab) = self.actions.split(at);
+        let (oa, ob) = self.out.split_at(at, self.kind);
         (
             Chunk {
                 slots: sa,
                 actions: aa,
                 out: oa,
+                kind: self.kind,
             },
             Chunk {
                 slots: sb,
                 actions: ab,
                 out: ob,
+                kind: self.kind,
             },
         )
     }
@@ -527,6 +836,8 @@ pub struct Batch {
     start: Board,
     slots: Vec<Slot>,
     options: Options,
+    /// The batch's own worker threads (a clone starts its own).
+    pool: Pool,
 }
 
 impl Batch {
@@ -538,6 +849,7 @@ impl Batch {
             slots: vec![slot; games],
             start,
             options,
+            pool: Pool::new(),
         }
     }
 
@@ -559,6 +871,12 @@ impl Batch {
     /// The position each game starts (and restarts) from.
     pub fn start(&self) -> &Board {
         &self.start
+    }
+
+    /// Worker threads started so far (at most `threads - 1`: the calling thread steps a
+    /// share too); they stay parked between steps and end with the batch.
+    pub fn threads_started(&self) -> usize {
+        self.pool.started()
     }
 
     /// Game `index` as it stands.
@@ -584,20 +902,23 @@ impl Batch {
     /// Restarts every game and writes the first observations and masks (rewards, flags and
     /// end codes zero).
     pub fn reset(&mut self, out: Outputs<'_>) -> Result<(), StepError> {
-        out.check(self.len(), self.options.observation)?;
+        out.check(self.len(), &self.options)?;
         let start = &self.start;
         let chunk = Chunk {
             slots: &mut self.slots,
-            actions: &[],
+            actions: Actions::None,
             out,
+            kind: self.options.observation,
         };
-        parallel::for_chunks(self.options.threads, chunk, |_, mut c| {
-            for (i, slot) in c.slots.iter_mut().enumerate() {
-                slot.reset(start);
-                c.out.write_position(i, slot);
-                c.out.write_result(i, &StepResult::default());
-            }
-        });
+        self.pool
+            .for_chunks(self.options.threads, chunk, |_, mut c| {
+                for (i, slot) in c.slots.iter_mut().enumerate() {
+                    slot.reset(start);
+                    c.out.write_position(i, slot, c.kind);
+                    c.out.write_result(i, &StepResult::default());
+                }
+                encode::stream_fence();
+            });
         Ok(())
     }
 
@@ -611,16 +932,18 @@ impl Batch {
     /// Writes every game's current observation and mask and zero rewards, without moving;
     /// `terminated`/`truncated`/end codes tell which games are over.
     pub fn observe(&self, out: Outputs<'_>) -> Result<(), StepError> {
-        out.check(self.len(), self.options.observation)?;
+        out.check(self.len(), &self.options)?;
         let mut out = out;
+        let kind = self.options.observation;
         for (i, slot) in self.slots.iter().enumerate() {
-            out.write_position(i, slot);
+            out.write_position(i, slot, kind);
             let state = slot.over.map_or(StepResult::default(), |over| StepResult {
                 rewards: [0.0; 2],
                 ..over
             });
             out.write_result(i, &state);
         }
+        encode::stream_fence();
         Ok(())
     }
 
@@ -634,7 +957,7 @@ impl Batch {
                 got: actions.len(),
             });
         }
-        out.check(self.len(), self.options.observation)?;
+        out.check(self.len(), &self.options)?;
         if self.options.illegal == IllegalAction::Error {
             // All checked before any game moves, so that a refused step changes nothing.
             for (game, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
@@ -647,21 +970,58 @@ impl Batch {
                 }
             }
         }
+        self.run_step(Actions::Given(actions), out);
+        Ok(())
+    }
+
+    /// Plays a uniformly random legal action in every game, drawn as
+    /// [`Batch::random_actions`] draws them for `seed` (so the same games whatever the
+    /// thread count), writes the actions played into `played` (-1 for games that are over)
+    /// and the outputs as [`Batch::step`] does. The draws happen on the stepping threads.
+    pub fn step_random(
+        &mut self,
+        seed: u64,
+        played: &mut [i64],
+        out: Outputs<'_>,
+    ) -> Result<(), StepError> {
+        if played.len() != self.len() {
+            return Err(StepError::WrongLength {
+                what: "actions",
+                expected: self.len(),
+                got: played.len(),
+            });
+        }
+        out.check(self.len(), &self.options)?;
+        self.run_step(Actions::Random { seed, played }, out);
+        Ok(())
+    }
+
+    fn run_step(&mut self, actions: Actions<'_>, out: Outputs<'_>) {
         let start = &self.start;
         let options = &self.options;
         let chunk = Chunk {
             slots: &mut self.slots,
             actions,
             out,
+            kind: options.observation,
         };
-        parallel::for_chunks(options.threads, chunk, |_, mut c| {
-            for (i, slot) in c.slots.iter_mut().enumerate() {
-                let result = slot.step(c.actions[i], start, options);
-                c.out.write_position(i, slot);
-                c.out.write_result(i, &result);
-            }
-        });
-        Ok(())
+        self.pool
+            .for_chunks(options.threads, chunk, |first, mut c| {
+                for (i, slot) in c.slots.iter_mut().enumerate() {
+                    let action = match &mut c.actions {
+                        Actions::None => -1,
+                        Actions::Given(actions) => actions[i],
+                        Actions::Random { seed, played } => {
+                            played[i] = random_action(slot, *seed, first + i);
+                            played[i]
+                        }
+                    };
+                    let result = slot.step(action, start, options);
+                    c.out.write_position(i, slot, c.kind);
+                    c.out.write_result(i, &result);
+                }
+                encode::stream_fence();
+            });
     }
 
     /// A uniformly random legal action per game into `out` (-1 for a game that is over),
@@ -675,12 +1035,7 @@ impl Batch {
             });
         }
         for (i, (slot, action)) in self.slots.iter().zip(out.iter_mut()).enumerate() {
-            *action = if slot.legal.is_empty() {
-                -1
-            } else {
-                let mut rng = SplitMix64::new(game_seed(seed, i as u64));
-                i64::from(slot.legal[rng.below(slot.legal.len())].0)
-            };
+            *action = random_action(slot, seed, i);
         }
         Ok(())
     }

@@ -318,3 +318,157 @@ fn random_actions_are_legal_and_seeded() {
     }
     assert!(batch.random_actions(9, &mut b[..3]).is_err());
 }
+
+/// Every output of `steps` random steps, as bytes, for a batch with `options`.
+fn random_run(options: Options, games: usize, steps: u64) -> Vec<Vec<u8>> {
+    let mut batch = Batch::new(games, Board::default(), options);
+    let mut buffers = Buffers::for_options(games, &options);
+    batch.reset(buffers.outputs()).unwrap();
+    let mut played = vec![0i64; games];
+    let mut seen = Vec::new();
+    for step in 0..steps {
+        batch
+            .step_random(step, &mut played, buffers.outputs())
+            .unwrap();
+        let b = &buffers;
+        let bytes = |v: &[u8]| v.to_vec();
+        seen.push(bytes(&b.observations_u8));
+        seen.push(
+            b.observations_f32
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        );
+        seen.push(
+            b.observations_packed
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        );
+        seen.push(bytes(&b.masks));
+        seen.push(b.mask_bits.iter().flat_map(|v| v.to_ne_bytes()).collect());
+        seen.push(
+            b.mask_indices
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect(),
+        );
+        seen.push(b.rewards.iter().flat_map(|v| v.to_ne_bytes()).collect());
+        seen.push(bytes(&b.terminated));
+        seen.push(bytes(&b.truncated));
+        seen.push(b.ends.iter().map(|&e| e as u8).collect());
+        seen.push(played.iter().flat_map(|v| v.to_ne_bytes()).collect());
+    }
+    seen
+}
+
+#[test]
+fn every_format_is_the_same_whatever_the_thread_count() {
+    for observation in [ObservationKind::AlphaZero, ObservationKind::PettingZoo] {
+        for planes in [Planes::U8, Planes::F32, Planes::Packed] {
+            for mask in [MaskFormat::Bytes, MaskFormat::Bits, MaskFormat::Indices] {
+                let options = Options {
+                    observation,
+                    planes,
+                    mask,
+                    max_plies: Some(40),
+                    ..Options::default()
+                };
+                let one = random_run(options, 9, 50);
+                for threads in [2, 3, 8] {
+                    let many = random_run(Options { threads, ..options }, 9, 50);
+                    assert!(one == many, "{observation:?} {planes:?} {mask:?} {threads}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_steps_play_the_actions_random_actions_draws() {
+    let options = Options {
+        observation: ObservationKind::AlphaZero,
+        planes: Planes::Packed,
+        mask: MaskFormat::Bits,
+        max_plies: Some(30),
+        threads: 2,
+        ..Options::default()
+    };
+    let mut drawn = Batch::new(5, Board::default(), options);
+    let mut stepped = drawn.clone();
+    let mut a = Buffers::for_options(5, &options);
+    let mut b = Buffers::for_options(5, &options);
+    drawn.reset(a.outputs()).unwrap();
+    stepped.reset(b.outputs()).unwrap();
+    let mut actions = vec![0i64; 5];
+    let mut played = vec![0i64; 5];
+    for seed in 0..80 {
+        drawn.random_actions(seed, &mut actions).unwrap();
+        drawn.step(&actions, a.outputs()).unwrap();
+        stepped.step_random(seed, &mut played, b.outputs()).unwrap();
+        assert_eq!(actions, played);
+        assert_eq!(a, b);
+    }
+    assert!(stepped.threads_started() == 1 && drawn.threads_started() == 1);
+}
+
+#[test]
+fn the_mask_forms_and_plane_types_say_the_same() {
+    let formats = |planes, mask| Options {
+        observation: ObservationKind::AlphaZero,
+        planes,
+        mask,
+        max_plies: Some(25),
+        ..Options::default()
+    };
+    let bytes = formats(Planes::F32, MaskFormat::Bytes);
+    let bits = formats(Planes::U8, MaskFormat::Bits);
+    let indices = formats(Planes::Packed, MaskFormat::Indices);
+    let run = |options: Options| {
+        let mut batch = Batch::new(4, Board::default(), options);
+        let mut buffers = Buffers::for_options(4, &options);
+        batch.reset(buffers.outputs()).unwrap();
+        let mut played = vec![0i64; 4];
+        let mut all = Vec::new();
+        for seed in 0..60 {
+            batch
+                .step_random(seed, &mut played, buffers.outputs())
+                .unwrap();
+            all.push(buffers.clone());
+        }
+        all
+    };
+    for ((x, y), z) in run(bytes).iter().zip(run(bits)).zip(run(indices)) {
+        for game in 0..4 {
+            let dense: Vec<usize> = (0..ACTIONS).filter(|&a| x.mask(game)[a] == 1).collect();
+            let from_bits: Vec<usize> = (0..ACTIONS)
+                .filter(|&a| y.mask_bits[game * MASK_WORDS + a / 64] >> (a % 64) & 1 == 1)
+                .collect();
+            let row = &z.mask_indices[game * MAX_LEGAL..(game + 1) * MAX_LEGAL];
+            let listed: Vec<usize> = row
+                .iter()
+                .take_while(|&&a| a >= 0)
+                .map(|&a| a as usize)
+                .collect();
+            assert_eq!(dense, from_bits);
+            assert_eq!(dense, listed);
+            assert!(row[listed.len()..].iter().all(|&a| a == -1));
+            // Planes: f32, u8 and the packed words agree cell by cell.
+            let size = ObservationKind::AlphaZero.size();
+            let words = &z.observations_packed[game * 119..(game + 1) * 119];
+            for cell in 0..64 {
+                for (c, &word) in words.iter().enumerate() {
+                    let f = x.observations_f32[game * size + cell * 119 + c];
+                    let u = y.observations_u8[game * size + cell * 119 + c];
+                    let p = if encode::ALPHAZERO_COUNTER_WORDS.contains(&c) {
+                        word as f32
+                    } else {
+                        (word >> cell & 1) as f32
+                    };
+                    assert_eq!(f, p);
+                    assert_eq!(u, f.min(255.0) as u8);
+                }
+            }
+        }
+    }
+}

@@ -54,23 +54,51 @@ const UNDER_PROMOTIONS: [Role; 3] = [Role::Knight, Role::Bishop, Role::Rook];
 
 /// The plane of a move from the mover's view, if the move has one of the 73 shapes.
 fn plane_of(dx: i8, dy: i8, promotion: Option<Role>) -> Option<usize> {
-    if let Some(jump) = KNIGHT_JUMPS.iter().position(|&j| j == (dx, dy)) {
-        // PettingZoo tests the knight shape first; no promotion has this shape.
-        return promotion.is_none().then_some(56 + jump);
-    }
     if let Some(role) = promotion.filter(|&r| r != Role::Queen) {
         let kind = UNDER_PROMOTIONS.iter().position(|&r| r == role)?;
         return (dy == 1 && (-1..=1).contains(&dx)).then(|| 64 + 3 * (dx + 1) as usize + kind);
     }
-    let distance = dx.abs().max(dy.abs());
-    let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
-    if distance == 0 || !straight {
-        return None;
+    let plane = SHAPE_PLANES[shape_index(dx, dy)?];
+    // A knight's jump has no promotion (PettingZoo tests the knight shape first).
+    match plane {
+        NO_PLANE => None,
+        56.. if promotion.is_some() => None,
+        plane => Some(usize::from(plane)),
     }
-    let direction = QUEEN_DIRECTIONS
-        .iter()
-        .position(|&d| d == (dx.signum(), dy.signum()))?;
-    Some((distance as usize - 1) * 8 + direction)
+}
+
+/// Where `(dx, dy)` sits in [`SHAPE_PLANES`], if both are in -7..=7.
+#[inline]
+fn shape_index(dx: i8, dy: i8) -> Option<usize> {
+    let (x, y) = (dx + 7, dy + 7);
+    ((0..15).contains(&x) && (0..15).contains(&y)).then(|| y as usize * 15 + x as usize)
+}
+
+/// No queen-like or knight plane for this shape.
+const NO_PLANE: u8 = u8::MAX;
+
+/// The plane of every `(dx, dy)` move shape that is not an under-promotion, at
+/// `(dy + 7) * 15 + dx + 7`: knight jumps 56..=63, queen-like moves
+/// `(distance - 1) * 8 + direction`, [`NO_PLANE`] for the others. Built once at compile time
+/// from the two shape lists, so a move's action is one lookup.
+const SHAPE_PLANES: [u8; 225] = shape_planes();
+
+const fn shape_planes() -> [u8; 225] {
+    let mut table = [NO_PLANE; 225];
+    let mut k = 0;
+    while k < 8 {
+        let (x, y) = KNIGHT_JUMPS[k];
+        table[(y + 7) as usize * 15 + (x + 7) as usize] = 56 + k as u8;
+        let (sx, sy) = QUEEN_DIRECTIONS[k];
+        let mut distance = 1;
+        while distance <= 7 {
+            let (x, y) = (sx * distance, sy * distance);
+            table[(y + 7) as usize * 15 + (x + 7) as usize] = ((distance - 1) * 8) as u8 + k as u8;
+            distance += 1;
+        }
+        k += 1;
+    }
+    table
 }
 
 /// The action of a move given as python-chess writes it in UCI, played by `mover`, if the
@@ -190,6 +218,51 @@ mod tests {
 
     fn board(fen: &str) -> Board {
         Board::from_fen(fen, false).unwrap()
+    }
+
+    /// The plane found by searching the shape lists, as written before the lookup table.
+    fn reference_plane_of(dx: i8, dy: i8, promotion: Option<Role>) -> Option<usize> {
+        if let Some(jump) = KNIGHT_JUMPS.iter().position(|&j| j == (dx, dy)) {
+            return promotion.is_none().then_some(56 + jump);
+        }
+        if let Some(role) = promotion.filter(|&r| r != Role::Queen) {
+            let kind = UNDER_PROMOTIONS.iter().position(|&r| r == role)?;
+            return (dy == 1 && (-1..=1).contains(&dx)).then(|| 64 + 3 * (dx + 1) as usize + kind);
+        }
+        let distance = dx.abs().max(dy.abs());
+        let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+        if distance == 0 || !straight {
+            return None;
+        }
+        let direction = QUEEN_DIRECTIONS
+            .iter()
+            .position(|&d| d == (dx.signum(), dy.signum()))?;
+        Some((distance as usize - 1) * 8 + direction)
+    }
+
+    #[test]
+    fn the_shape_table_equals_the_shape_lists() {
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Knight),
+            Some(Role::Bishop),
+        ];
+        // Every shape two squares of a board can make.
+        for dx in -7..=7 {
+            for dy in -7..=7 {
+                for promotion in promotions
+                    .into_iter()
+                    .chain([Some(Role::Rook), Some(Role::King)])
+                {
+                    assert_eq!(
+                        plane_of(dx, dy, promotion),
+                        reference_plane_of(dx, dy, promotion),
+                        "({dx}, {dy}) {promotion:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,13 +1,11 @@
 //! The last positions of a game with how often each had occurred, for the encodings that
 //! stack history planes.
 //!
-//! Occurrences are counted as python-chess's `is_repetition` counts them (and as
-//! `pychess_core::Game` does for the current position): same placement, side to move, clean
-//! castling rights and legal en-passant square, looking back only to the last irreversible
-//! move (a capture or pawn move, a loss of castling rights, or a move out of a legal
-//! en-passant chance).
+//! Occurrences are the game's own (`pychess_core::Game::recent_occurrences`), counted as
+//! python-chess's `is_repetition` counts them: same placement, side to move, clean castling
+//! rights and legal en-passant square, looking back only to the last irreversible move.
 
-use pychess_core::{Board, Color, Game, Role};
+use pychess_core::{Board, Game};
 
 /// The most history any encoding stacks.
 pub(crate) const MAX_DEPTH: usize = 8;
@@ -23,70 +21,21 @@ pub(crate) struct Past<'a> {
     pub occurrences: u32,
 }
 
-/// The position after `index` moves.
-fn position(game: &Game, index: usize) -> &Board {
-    game.board_before(index).unwrap_or(game.board())
-}
-
-/// Did the move leading to position `index` (>= 1) start a new reversible segment?
-fn irreversible(game: &Game, index: usize) -> bool {
-    let before = position(game, index - 1);
-    let after = position(game, index);
-    // A null move leaves the placement as it was; every other move changes it.
-    let null = before.by_color(Color::White) == after.by_color(Color::White)
-        && before.by_color(Color::Black) == after.by_color(Color::Black)
-        && Role::ALL
-            .iter()
-            .all(|&r| before.by_role(r) == after.by_role(r));
-    (!null && after.halfmove_clock() == 0)
-        || after.castling_rights() != before.clean_castling_rights()
-        || before.legal_ep_square().is_some()
-}
-
 /// The current position and up to `depth - 1` before it, newest first (fewer when the game
 /// is shorter); `depth` is at most [`MAX_DEPTH`].
 pub(crate) fn recent(game: &Game, depth: usize) -> ([Option<Past<'_>>; MAX_DEPTH], usize) {
     let depth = depth.min(MAX_DEPTH);
+    let mut counts = [0u32; MAX_DEPTH];
+    let count = game.recent_occurrences(&mut counts[..depth]);
     let newest = game.moves().len();
-    let oldest = newest.saturating_sub(depth.saturating_sub(1));
-    // Positions from the start of the oldest one's segment up to the newest, oldest first.
-    let mut start = oldest;
-    while start > 0 && !irreversible(game, start) {
-        start -= 1;
-    }
-    let span = newest + 1 - start;
-    // Piece keys first: only positions with equal placement and turn need a full key.
-    let mut piece_keys = Vec::with_capacity(span);
-    let mut segment_of = Vec::with_capacity(span);
-    let mut segment = start;
-    for index in start..=newest {
-        if index > start && irreversible(game, index) {
-            segment = index;
-        }
-        piece_keys.push(position(game, index).piece_key());
-        segment_of.push(segment);
-    }
     let mut out = [None; MAX_DEPTH];
-    let mut count = 0;
-    for index in (oldest..=newest).rev() {
-        let at = index - start;
-        let board = position(game, index);
-        let mut occurrences = 1;
-        let mut full_key = None;
-        for earlier in segment_of[at] - start..at {
-            if piece_keys[earlier] == piece_keys[at] {
-                let key = *full_key.get_or_insert_with(|| board.repetition_key());
-                if position(game, earlier + start).repetition_key() == key {
-                    occurrences += 1;
-                }
-            }
-        }
-        out[count] = Some(Past {
-            board,
+    for (k, (slot, &occurrences)) in out.iter_mut().zip(&counts[..count]).enumerate() {
+        let index = newest - k;
+        *slot = Some(Past {
+            board: game.board_before(index).unwrap_or(game.board()),
             index,
             occurrences,
         });
-        count += 1;
     }
     (out, count)
 }

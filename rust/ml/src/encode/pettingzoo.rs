@@ -26,7 +26,7 @@
 
 use super::action::{mark_moves, ACTIONS};
 use super::history::{recent, Past};
-use super::{fill_image, put_image, view_bits};
+use super::{expand_words, image_word, view_bits, Plane};
 use pychess_core::{Board, Color, Game, Role};
 
 /// The observation's shape: 8 rows, 8 columns, 111 channels.
@@ -53,10 +53,38 @@ pub fn pettingzoo_observation(game: &Game, out: &mut [u8]) {
 /// # Panics
 /// If `out` is not 8 * 8 * 111 long.
 pub fn pettingzoo_observation_for(game: &Game, observer: Color, out: &mut [u8]) {
+    pettingzoo_observation_into(game, observer, out);
+}
+
+/// [`pettingzoo_observation_for`] as `u8` or `f32` values (0 or 1).
+///
+/// # Panics
+/// If `out` is not 8 * 8 * 111 long.
+pub fn pettingzoo_observation_into<T: Plane>(game: &Game, observer: Color, out: &mut [T]) {
     assert_eq!(
         out.len(),
         64 * CHANNELS,
-        "a PettingZoo observation has 8 * 8 * 111 bytes"
+        "a PettingZoo observation has 8 * 8 * 111 values"
+    );
+    let mut words = [0u64; CHANNELS];
+    pettingzoo_words_for(game, observer, &mut words);
+    expand_words(&words, &[], out);
+}
+
+/// Words of the bit-packed observation ([`pettingzoo_words_for`]): one per channel.
+pub const PETTINGZOO_WORDS: usize = 111;
+
+/// The observation of `observer` bit-packed into `out`, one `u64` per channel: bit
+/// `row * 8 + column` of word `c` is cell `(row, column)` of channel `c` (every channel is
+/// 0/1, so there is no exception).
+///
+/// # Panics
+/// If `out` is not 111 long.
+pub fn pettingzoo_words_for(game: &Game, observer: Color, out: &mut [u64]) {
+    assert_eq!(
+        out.len(),
+        CHANNELS,
+        "a PettingZoo observation packs into 111 words"
     );
     out.fill(0);
     let board = game.board();
@@ -67,17 +95,17 @@ pub fn pettingzoo_observation_for(game: &Game, observer: Color, out: &mut [u8]) 
     };
     for (channel, rook) in rights.into_iter().enumerate() {
         if castling & rook != 0 {
-            fill_image(out, CHANNELS, channel, 1);
+            out[channel] = u64::MAX;
         }
     }
     if observer == Color::Black {
-        fill_image(out, CHANNELS, 4, 1);
+        out[4] = u64::MAX;
     }
     // The clock's square is numbered in the observer's own image, which PettingZoo flips
     // along with the board, so it is mirrored like a board square.
     let clock_square = (board.halfmove_clock() / 2).min(63);
-    put_image(out, CHANNELS, 5, view_bits(1 << clock_square, observer), 1);
-    fill_image(out, CHANNELS, 6, 1);
+    out[5] = image_word(view_bits(1 << clock_square, observer));
+    out[6] = u64::MAX;
     let (past, count) = recent(game, 8);
     for (slot, entry) in past[..count].iter().enumerate() {
         let Some(entry) = entry else { continue };
@@ -89,8 +117,8 @@ pub fn pettingzoo_observation_for(game: &Game, observer: Color, out: &mut [u8]) 
     }
 }
 
-/// The 13 planes of one history slot.
-fn write_slot(out: &mut [u8], base: usize, entry: &Past<'_>, observer: Color) {
+/// The 13 words of one history slot.
+fn write_slot(out: &mut [u64], base: usize, entry: &Past<'_>, observer: Color) {
     let board: &Board = entry.board;
     let mut pieces = [[0u64; 6]; 2];
     for color in Color::ALL {
@@ -113,11 +141,11 @@ fn write_slot(out: &mut [u8], base: usize, entry: &Past<'_>, observer: Color) {
     for (side, color) in [observer, !observer].into_iter().enumerate() {
         for role in Role::ALL {
             let bits = view_bits(pieces[color.index()][role.index()], observer);
-            put_image(out, CHANNELS, base + side * 6 + role.index(), bits, 1);
+            out[base + side * 6 + role.index()] = image_word(bits);
         }
     }
     if entry.occurrences >= 2 {
-        fill_image(out, CHANNELS, base + 12, 1);
+        out[base + 12] = u64::MAX;
     }
 }
 
