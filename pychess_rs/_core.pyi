@@ -697,3 +697,44 @@ def encode_move_of(board: Board, action: int) -> Move | None: ...
 def encode_moves_of(
     boards: Board | Iterable[Board], actions: Iterable[int]
 ) -> list[Move | None]: ...
+
+# Training data (pychess_rs.training_data).
+class TrainingDataError(ValueError): ...
+
+class _TrainingDataJob:
+    def __new__(
+        cls,
+        source: str,
+        output: str,
+        out: str,
+        *,
+        pgn: str | None = None,
+        games: int = 0,
+        nodes: int | None = None,
+        depth: int | None = None,
+        random_plies: int = 8,
+        seed: int = 0,
+        max_plies: int = 400,
+        engine_nodes: int | None = None,
+        engine_depth: int | None = None,
+        skip_plies: int = 0,
+        skip_check: bool = False,
+        skip_noisy: bool = False,
+        max_score: int | None = None,
+        games_per_chunk: int = 1,
+        threads: int = 1,
+    ) -> _TrainingDataJob: ...
+    def advance(self, max_games: int) -> bool: ...
+    def stats(self) -> dict[str, int]: ...
+    def progress(self) -> int: ...
+    def finish(self) -> dict[str, int]: ...
+    def close(self) -> None: ...
+
+def training_data_encode_nnue(
+    fen: str, score: int, wdl: int, format: str, chess960: bool = False
+) -> bytes: ...
+def training_data_decode_nnue(data: bytes, format: str) -> list[tuple[str, bool, int, int]]: ...
+def training_data_read_lc0(
+    path: str,
+) -> list[tuple[str, str | None, int | None, float, bytes]]: ...
+def training_data_lc0_policy_index(fen: str, uci: str, chess960: bool = False) -> int: ...

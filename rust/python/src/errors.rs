@@ -13,7 +13,7 @@ use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::PyErr;
 
 create_exception!(
@@ -47,6 +47,14 @@ create_exception!(
     "An engine option that does not exist, or a value of the wrong type or out of range."
 );
 
+create_exception!(
+    _core,
+    TrainingDataError,
+    PyValueError,
+    "Training data that cannot be written or read: a record no writer produces, a file of the \
+     wrong size, a position the format cannot hold, an option out of range."
+);
+
 /// Any error a binding function can meet.
 #[derive(Debug)]
 pub(crate) enum Error {
@@ -73,6 +81,9 @@ pub(crate) enum Error {
     /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
     /// records for it.
     Pgn(PgnError),
+    /// Training data that cannot be written or read: `OSError` for the file system, else
+    /// `TrainingDataError`.
+    TrainingData(pychess_training_data::Error),
     /// Already a Python exception.
     Python(PyErr),
 }
@@ -105,6 +116,7 @@ wrap! {
     ReplayError => Replay,
     PgnError => Pgn,
     UnknownPiece => BookEntry,
+    pychess_training_data::Error => TrainingData,
     PyErr => Python,
 }
 
@@ -167,6 +179,14 @@ impl From<Error> for PyErr {
                     PyValueError::new_err(e.message)
                 }
             },
+            Error::TrainingData(pychess_training_data::Error::Io { path, source }) => {
+                let message = format!("{path}: {source}");
+                match source.kind() {
+                    std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                    _ => PyOSError::new_err(message),
+                }
+            }
+            Error::TrainingData(e) => TrainingDataError::new_err(e.to_string()),
             Error::Python(e) => e,
         }
     }

@@ -17,6 +17,7 @@ mod position;
 mod py_modules;
 mod search;
 mod squareset;
+mod training_data;
 
 use pyo3::prelude::*;
 
@@ -73,5 +74,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         pychess_core::POLYGLOT_KEYS.to_vec(),
     )?;
     encode::register(m)?;
+    training_data::register(m)?;
     Ok(())
 }

@@ -339,6 +339,25 @@ pub fn decode_chunk(data: &[u8]) -> Result<Vec<V6Record>, Error> {
         .collect()
 }
 
+/// Every record of a chunk file (gzip, as Lc0 and [`crate::job`] write them, or plain).
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be read or is damaged gzip; else as [`decode_chunk`].
+pub fn read_chunk_file(path: &std::path::Path) -> Result<Vec<V6Record>, Error> {
+    use std::io::Read;
+    let raw = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let data = if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut data = Vec::new();
+        flate2::read::MultiGzDecoder::new(&raw[..])
+            .read_to_end(&mut data)
+            .map_err(|e| Error::io(path, e))?;
+        data
+    } else {
+        raw
+    };
+    decode_chunk(&data)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
