@@ -701,6 +701,7 @@ def encode_moves_of(
 # Training data (pychess_rs.training_data).
 class TrainingDataError(ValueError): ...
 
+@final
 class _TrainingDataJob:
     def __new__(
         cls,

@@ -167,13 +167,17 @@ class Lc0Record:
         return np.frombuffer(self.policy_bytes, dtype="<f4")
 
 
+def _check_format(format: str) -> str:
+    if format not in NNUE_FORMATS:
+        raise TrainingDataError(f"unknown NNUE format {format!r} (expected one of {NNUE_FORMATS})")
+    return format
+
+
 def _result_byte(result: str) -> int:
     try:
         return _RESULTS.index(result)
     except ValueError:
-        raise TrainingDataError(
-            f"result {result!r} is not '1-0', '0-1' or '1/2-1/2'"
-        ) from None
+        raise TrainingDataError(f"result {result!r} is not '1-0', '0-1' or '1/2-1/2'") from None
 
 
 def encode_nnue(board: Board, score: int, result: str, format: str = "bullet") -> bytes:
@@ -187,7 +191,7 @@ def encode_nnue(board: Board, score: int, result: str, format: str = "bullet") -
     if not -32768 <= score <= 32767:
         raise TrainingDataError(f"score {score} does not fit 16 bits")
     return _core.training_data_encode_nnue(
-        board.fen(), score, _result_byte(result), format, chess960=board.chess960
+        board.fen(), score, _result_byte(result), _check_format(format), chess960=board.chess960
     )
 
 
@@ -199,7 +203,9 @@ def decode_nnue(data: bytes, format: str = "bullet") -> list[NnueRecord]:
     """
     return [
         NnueRecord(fen, score, _RESULTS[wdl], chess960)
-        for fen, chess960, score, wdl in _core.training_data_decode_nnue(data, format)
+        for fen, chess960, score, wdl in _core.training_data_decode_nnue(
+            data, _check_format(format)
+        )
     ]
 
 
@@ -314,22 +320,29 @@ def write_nnue(
     """
     if (pgn is None) == (games is None):
         raise TrainingDataError("give exactly one source: pgn= or games=")
-    if format not in NNUE_FORMATS:
-        raise TrainingDataError(f"unknown NNUE format {format!r} (expected one of {NNUE_FORMATS})")
-    filters = dict(
-        skip_plies=skip_plies, skip_check=skip_check, skip_noisy=skip_noisy, max_score=max_score
+    _check_format(format)
+    source = "pgn" if pgn is not None else "selfplay"
+    job = _core._TrainingDataJob(
+        source,
+        format,
+        os.fspath(out),
+        pgn=None if pgn is None else os.fspath(pgn),
+        games=games or 0,
+        nodes=nodes,
+        depth=depth,
+        random_plies=random_plies,
+        seed=seed,
+        max_plies=max_plies,
+        engine_nodes=engine_nodes,
+        engine_depth=engine_depth,
+        skip_plies=skip_plies,
+        skip_check=skip_check,
+        skip_noisy=skip_noisy,
+        max_score=max_score,
+        threads=threads,
     )
     if pgn is not None:
-        job = _core._TrainingDataJob(
-            "pgn", format, os.fspath(out), pgn=os.fspath(pgn), engine_nodes=engine_nodes,
-            engine_depth=engine_depth, threads=threads, **filters,
-        )  # fmt: skip
         return _run(job, progress, _pgn_size(pgn), 64)
-    assert games is not None
-    job = _core._TrainingDataJob(
-        "selfplay", format, os.fspath(out), games=games, nodes=nodes, depth=depth,
-        random_plies=random_plies, seed=seed, max_plies=max_plies, threads=threads, **filters,
-    )  # fmt: skip
     return _run(job, progress, games, max(1, threads))
 
 
@@ -350,9 +363,16 @@ def write_lc0(
     :raises: :exc:`TrainingDataError` for options out of range, :exc:`OSError` for files.
     """
     job = _core._TrainingDataJob(
-        "pgn", "lc0", os.fspath(out_dir), pgn=os.fspath(pgn), games_per_chunk=games_per_chunk,
-        skip_plies=skip_plies, skip_check=skip_check, skip_noisy=skip_noisy, threads=threads,
-    )  # fmt: skip
+        "pgn",
+        "lc0",
+        os.fspath(out_dir),
+        pgn=os.fspath(pgn),
+        games_per_chunk=games_per_chunk,
+        skip_plies=skip_plies,
+        skip_check=skip_check,
+        skip_noisy=skip_noisy,
+        threads=threads,
+    )
     return _run(job, progress, _pgn_size(pgn), 64)
 
 
@@ -381,9 +401,15 @@ def write_alphazero(
         target = Path(tempfile.mkdtemp(prefix=".npy-", dir=out.parent))
     try:
         job = _core._TrainingDataJob(
-            "pgn", "alphazero", os.fspath(target), pgn=os.fspath(pgn), skip_plies=skip_plies,
-            skip_check=skip_check, skip_noisy=skip_noisy, threads=threads,
-        )  # fmt: skip
+            "pgn",
+            "alphazero",
+            os.fspath(target),
+            pgn=os.fspath(pgn),
+            skip_plies=skip_plies,
+            skip_check=skip_check,
+            skip_noisy=skip_noisy,
+            threads=threads,
+        )
         stats = _run(job, progress, _pgn_size(pgn), 64)
         if target != out:
             method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
