@@ -28,6 +28,7 @@ from benchsuite import (
     pgn,
     python_level,
     search,
+    training_data,
 )
 from benchsuite.config import KIWIPETE, PERFT_COUNTS, STARTPOS, Context, Sizes
 from benchsuite.peers import load_impls
@@ -260,6 +261,18 @@ def test_encode_rows() -> None:
     assert all(r.seconds is not None or r.note for r in rows)
     table = encode.render_results(rows, markdown=True)
     assert table.splitlines()[1] == "|---|---|---:|---:|---|"
+
+
+def test_training_data_rows() -> None:
+    pytest.importorskip("numpy")
+    rows = training_data.measure(pgn_games=4, repeat=1, quick=True)
+    assert len(rows) == 10
+    assert all(r.seconds is not None and r.units > 0 and not r.note for r in rows), rows
+    # The thread count changes the speed, never what is written.
+    by_workload: dict[str, set[float]] = {}
+    for row in rows:
+        by_workload.setdefault(row.workload, set()).add(row.units)
+    assert all(len(units) == 1 for units in by_workload.values())
 
 
 def test_env_rows() -> None:

@@ -6,7 +6,19 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import book, encode, engine_client, env, fen, micro, perft, pgn, python_level, search
+from . import (
+    book,
+    encode,
+    engine_client,
+    env,
+    fen,
+    micro,
+    perft,
+    pgn,
+    python_level,
+    search,
+    training_data,
+)
 from .config import FULL, QUICK, Context
 from .peers import load_impls
 from .report import Row, log, machine_line, render_rows
@@ -29,6 +41,8 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     # on one worker and on two.
     "engine-client": engine_client.client_rows,
     "analyse": engine_client.analyse_rows,
+    # Positions written per second: NNUE records, Lc0 chunks, AlphaZero tensors.
+    "training-data": training_data.rows,
 }
 #: Everyday calls print their own table, after the main one.
 MICRO = "micro"
