@@ -172,6 +172,13 @@ impl V6Record {
     /// The record's 8,356 bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(V6_RECORD_SIZE);
+        self.write_to(&mut out);
+        out
+    }
+
+    /// Appends the record's 8,356 bytes to `out`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        let start = out.len();
         out.extend_from_slice(&self.version.to_le_bytes());
         out.extend_from_slice(&self.input_format.to_le_bytes());
         for p in &self.probabilities {
@@ -195,8 +202,7 @@ impl V6Record {
         out.extend_from_slice(&self.best_idx.to_le_bytes());
         out.extend_from_slice(&self.policy_kld.to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
-        debug_assert_eq!(out.len(), V6_RECORD_SIZE);
-        out
+        debug_assert_eq!(out.len() - start, V6_RECORD_SIZE);
     }
 
     /// The record at `bytes` (exactly 8,356 of them); `index` only names it in errors.

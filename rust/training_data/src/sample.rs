@@ -180,7 +180,7 @@ pub struct Stats {
     pub scores_from_comments: u64,
     /// Scores from the built-in engine.
     pub scores_from_engine: u64,
-    /// Bytes written (before compression).
+    /// Bytes written to the output (Lc0 chunks: compressed).
     pub bytes: u64,
 }
 
