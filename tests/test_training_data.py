@@ -22,7 +22,12 @@ from pychess_rs import training_data as td
 from pychess_rs.cli import main
 
 DATA = Path(__file__).parent / "data"
-PGNS = ["kasparov-deep-blue-1997.pgn", "engine-gauntlet.pgn", "nepomniachtchi-liren-game1.pgn"]
+PGNS = [
+    "kasparov-deep-blue-1997.pgn",
+    "engine-gauntlet.pgn",
+    "nepomniachtchi-liren-game1.pgn",
+    "cutechess-fischerrandom.pgn",
+]
 EVAL_PGN = """[Event "evals"]
 [Result "0-1"]
 
@@ -374,7 +379,64 @@ def test_lc0_bad_chunks(tmp_path: Path) -> None:
         td.read_lc0(tmp_path / "broken.gz")
 
 
+def _one_move_games(tmp_path: Path, positions: list[tuple[str, bool]]) -> Path:
+    """A PGN file of one game per position: its FEN, one legal move, a result."""
+    rng = Random(7)
+    games = []
+    for i, board in enumerate(_boards(positions)):
+        moves = sorted(board.legal_moves, key=lambda m: m.uci())
+        if not moves:
+            continue
+        move = rng.choice(moves)
+        result = ("1-0", "0-1", "1/2-1/2")[i % 3]
+        variant = '[Variant "Chess960"]\n' if board.chess960 else ""
+        games.append(
+            f'[Event "{i}"]\n[Result "{result}"]\n{variant}[SetUp "1"]\n'
+            f'[FEN "{board.fen()}"]\n\n{board.san(move)} {result}\n'
+        )
+    path = tmp_path / "positions.pgn"
+    path.write_text("\n".join(games))
+    return path
+
+
+@pytest.mark.parametrize("source", ["epd", "fuzz"])
+def test_lc0_records_round_trip_epd_and_fuzz_positions(tmp_path: Path, source: str) -> None:
+    positions = _epd_positions() if source == "epd" else _fuzz_positions(300)
+    standard = [(fen, c960) for fen, c960 in positions if not c960]
+    pgn = _one_move_games(tmp_path, standard)
+    expected = _pgn_positions(pgn)
+    assert len(expected) > 200
+    stats = td.write_lc0(pgn, tmp_path / "c", games_per_chunk=100_000)
+    assert stats.written == len(expected)
+    records = td.read_lc0(tmp_path / "c" / "training.0.gz")
+    for (board, result, move, _), record in zip(expected, records):
+        want = board.fen().split()
+        back = Board(record.fen)
+        assert back.board_fen() == board.board_fen() and back.turn == board.turn
+        assert back.castling_rights == board.castling_rights, board.fen()
+        assert record.fen.split()[4] == str(min(board.halfmove_clock, 255)), want
+        assert record.move == move.uci() and record.result == result
+        assert record.plies_left == 1.0
+
+
 # --- AlphaZero tensors ---------------------------------------------------------------------
+
+
+def test_alphazero_round_trips_epd_and_fuzz_positions(tmp_path: Path) -> None:
+    np = pytest.importorskip("numpy")
+    encode = pytest.importorskip("pychess_rs.encode")
+    positions = _epd_positions()[::5] + _fuzz_positions(100)
+    pgn = _one_move_games(tmp_path, positions)
+    expected = _pgn_positions(pgn)
+    td.write_alphazero(pgn, tmp_path / "az.npz")
+    arrays = td.read_alphazero(tmp_path / "az.npz")
+    assert len(arrays["action"]) == len(expected) > 300
+    for i, (board, result, move, _) in enumerate(expected):
+        np.testing.assert_array_equal(arrays["planes"][i], encode.alphazero(board))
+        np.testing.assert_array_equal(arrays["legal_mask"][i], encode.action_mask(board) != 0)
+        assert arrays["action"][i] == encode.action_of(board, move)
+        white = {"1-0": 1, "0-1": -1}.get(result, 0)
+        assert arrays["outcome"][i] == (white if board.turn else -white)
 
 
 @pytest.mark.parametrize("suffix", ["", ".npz"])
