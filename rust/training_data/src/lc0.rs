@@ -276,9 +276,37 @@ impl V6Record {
             .map(|i| self.floats[i])
     }
 
+    /// The history plane of `role` pieces of side `side` (0 the side to move, 1 the
+    /// opponent) `slot` plies ago, in the side to move's view.
+    fn plane(&self, slot: usize, side: usize, role: Role) -> Bitboard {
+        Bitboard(reverse_bits_in_bytes(
+            self.planes[13 * slot + 6 * side + role.index()],
+        ))
+    }
+
+    /// The en-passant square in the side to move's view, when the history planes show the
+    /// opponent's last move as a pawn's double step (one of their pawns gone from its
+    /// second rank, one arrived two squares ahead on the same file, the square between
+    /// empty). Lc0 fills a game's missing history with its first position, the double step
+    /// undone, so this holds for a game started from a FEN too.
+    fn ep_square_in_view(&self) -> Option<Square> {
+        let before = self.plane(1, 1, Role::Pawn);
+        let now = self.plane(0, 1, Role::Pawn);
+        let from = (before & !now).single()?;
+        let to = (now & !before).single()?;
+        let occupied = (0..2)
+            .flat_map(|side| Role::ALL.map(|role| self.plane(0, side, role)))
+            .fold(Bitboard::EMPTY, |all, bits| Bitboard(all.0 | bits.0));
+        let between = Square::from_coords(from.file(), 5);
+        (from.rank() == 6 && to.rank() == 4 && from.file() == to.file())
+            .then_some(between)
+            .filter(|&sq| !occupied.contains(sq))
+    }
+
     /// The position the record describes, as far as the classical input keeps it: placement,
-    /// side to move, castling rights (rooks in the corners), the rule-50 count. The
-    /// en-passant square and the move number are not in the record (None and 1).
+    /// side to move, castling rights (rooks in the corners), the rule-50 count, and the
+    /// en-passant square the history planes show ([`Self::ep_square_in_view`]). The move
+    /// number is not in the record (1).
     pub fn board(&self) -> Board {
         let us = Color::from_white(self.side_to_move == 0);
         let view = |sq: Square| match us {
@@ -289,12 +317,12 @@ impl V6Record {
         setup.turn = us;
         for (side, color) in [us, !us].into_iter().enumerate() {
             for role in Role::ALL {
-                let bits = reverse_bits_in_bytes(self.planes[6 * side + role.index()]);
-                for sq in Bitboard(bits) {
+                for sq in self.plane(0, side, role) {
                     setup.put(view(sq), Piece { color, role });
                 }
             }
         }
+        setup.ep_square = self.ep_square_in_view().map(view);
         let corners = [(us, 0, 0), (us, 7, 1), (!us, 0, 2), (!us, 7, 3)];
         for (color, file, byte) in corners {
             if self.castling[byte] != 0 {
@@ -398,6 +426,7 @@ mod tests {
             assert_eq!(board.board_fen(), now.board_fen(), "{uci}");
             assert_eq!(board.turn(), now.turn());
             assert_eq!(board.clean_castling_rights(), now.clean_castling_rights());
+            assert_eq!(board.legal_ep_square(), now.legal_ep_square());
             assert_eq!(back.played_move(&board), Some(m));
             assert_eq!(back.result(), Some(Wdl::BlackWin));
             assert_eq!(back.float("plies_left"), Some(left as f32));
