@@ -7,6 +7,8 @@ second table, written as bullet and marlinflow NNUE records, Lc0 V6 chunks and A
 move after 8 random plies, NNUE records, on 1 thread and on 2. Every run of a row must write
 the same number of positions. The output goes to a temporary directory, deleted afterwards;
 there is no peer to compare with (no Python library writes these formats), so no ratios.
+Each row's note gives the rate per second of the process's CPU time (all threads) in its
+fastest run: on a shared machine it moves less than the wall-clock rate.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from typing import Any, Callable
 
 from .config import Context
@@ -38,12 +41,15 @@ def measure(pgn_games: int, repeat: int, quick: bool) -> list[Row]:
     def timed(workload: str, impl: str, write: Callable[[str], Any]) -> None:
         target = os.path.join(out_dir, "out")
         counts: list[int] = []
+        cpu: list[tuple[float, float]] = []  # (wall, CPU) seconds of each run
 
         def run() -> int:
             shutil.rmtree(target, ignore_errors=True)
             if os.path.exists(target):
                 os.unlink(target)
+            wall, started = time.perf_counter(), time.process_time()
             stats = write(target)
+            cpu.append((time.perf_counter() - wall, time.process_time() - started))
             counts.append(stats.written)
             return int(stats.written)
 
@@ -53,6 +59,10 @@ def measure(pgn_games: int, repeat: int, quick: bool) -> list[Row]:
         row.seconds, row.note = timing.seconds, timing.note
         if len(set(counts)) != 1:
             row.note = f"runs wrote {sorted(set(counts))} positions"
+        elif not row.note:
+            cpu_seconds = min(cpu)[1]
+            if cpu_seconds > 0:
+                row.note = f"{first / cpu_seconds / 1e3:,.1f} k/CPU-s"
         rows.append(row)
 
     try:
