@@ -361,5 +361,6 @@ def test_workload_names_are_the_sections() -> None:
         "env",
         "engine-client",
         "analyse",
+        "training-data",
         "micro",
     )
