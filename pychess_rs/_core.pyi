@@ -711,6 +711,7 @@ class _TrainingDataJob:
         *,
         pgn: str | None = None,
         games: int = 0,
+        first_game: int = 0,
         nodes: int | None = None,
         depth: int | None = None,
         random_plies: int = 8,
@@ -723,6 +724,7 @@ class _TrainingDataJob:
         skip_noisy: bool = False,
         max_score: int | None = None,
         games_per_chunk: int = 1,
+        append: bool = False,
         threads: int = 1,
     ) -> _TrainingDataJob: ...
     def advance(self, max_games: int) -> bool: ...

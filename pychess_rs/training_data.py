@@ -291,6 +291,8 @@ def write_nnue(
     *,
     pgn: PathLike | None = None,
     games: int | None = None,
+    first_game: int = 0,
+    append: bool = False,
     format: str = "bullet",
     nodes: int | None = 5000,
     depth: int | None = None,
@@ -309,7 +311,10 @@ def write_nnue(
     """Writes NNUE records to ``out``: from the games of ``pgn``, or from ``games`` games of
     self-play (the engine at ``nodes`` nodes or ``depth`` plies a move, after
     ``random_plies`` random plies, game ``i`` seeded from ``seed`` and ``i``, a draw after
-    ``max_plies``).
+    ``max_plies``). ``first_game`` makes the run play games ``first_game`` to
+    ``first_game + games - 1`` of the seed's sequence, and ``append`` adds the records to
+    ``out`` instead of replacing it: a long run made in pieces (or resumed after the last
+    piece that finished) gives the same file as one run.
 
     From PGN, a position's score is the ``[%eval]`` of the comment after the move that led
     to it; positions without one are searched by the engine to ``engine_nodes`` /
@@ -328,6 +333,7 @@ def write_nnue(
         os.fspath(out),
         pgn=None if pgn is None else os.fspath(pgn),
         games=games or 0,
+        first_game=first_game,
         nodes=nodes,
         depth=depth,
         random_plies=random_plies,
@@ -339,6 +345,7 @@ def write_nnue(
         skip_check=skip_check,
         skip_noisy=skip_noisy,
         max_score=max_score,
+        append=append,
         threads=threads,
     )
     if pgn is not None:

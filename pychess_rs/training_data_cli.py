@@ -30,6 +30,7 @@ EPILOG = (
     "examples:\n"
     "  pychess-rs training-data nnue data.bin --pgn games.pgn.zst --skip-check --skip-noisy\n"
     "  pychess-rs training-data nnue data.bin --selfplay 10000 --nodes 5000 --threads 8 --seed 1\n"
+    "  pychess-rs training-data nnue data.bin --selfplay 500 --seed 1 --first-game 10000 --append\n"
     "  pychess-rs training-data nnue data.bin --pgn games.pgn --engine-nodes 2000 --format marlin\n"
     "  pychess-rs training-data lc0 games.pgn chunks/ --games-per-chunk 100\n"
     "  pychess-rs training-data alphazero games.pgn tensors.npz\n"
@@ -92,6 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "or from self-play of the built-in engine.",
     )
     nnue.add_argument("out", help="the record file to write")
+    nnue.add_argument("--append", action="store_true", help="add to OUT instead of replacing it")
     source = nnue.add_mutually_exclusive_group(required=True)
     source.add_argument("--pgn", help="a .pgn file, or .pgn.gz / .pgn.bz2 / .pgn.zst")
     source.add_argument(
@@ -115,6 +117,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="uniformly random plies before the engine plays (default 8)",
     )
     play.add_argument("--seed", type=_count, default=0, help="the run's seed (default 0)")
+    play.add_argument(
+        "--first-game",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="play games N .. N + GAMES - 1 of the seed's sequence (to run in pieces)",
+    )
     play.add_argument(
         "--max-plies",
         type=_positive,
@@ -219,6 +228,8 @@ def _write_nnue(args: argparse.Namespace) -> Any:
             args.out,
             pgn=args.pgn,
             games=args.selfplay,
+            first_game=args.first_game,
+            append=args.append,
             format=args.format,
             nodes=nodes,
             depth=args.depth,

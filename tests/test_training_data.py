@@ -298,6 +298,19 @@ def test_selfplay_is_seeded_and_independent_of_threads(tmp_path: Path) -> None:
     assert all(abs(r.score) <= 32000 for r in records)
 
 
+def test_selfplay_in_pieces_equals_one_run(tmp_path: Path) -> None:
+    whole, pieces = tmp_path / "whole.bin", tmp_path / "pieces.bin"
+    common = dict(nodes=150, seed=3, max_plies=30, format="marlin")
+    td.write_nnue(whole, games=4, **common)  # type: ignore[arg-type]
+    td.write_nnue(pieces, games=1, **common)  # type: ignore[arg-type]
+    stats = td.write_nnue(pieces, games=3, first_game=1, append=True, **common)  # type: ignore[arg-type]
+    assert stats.games == 3
+    assert pieces.read_bytes() == whole.read_bytes()
+    pieces.write_bytes(whole.read_bytes()[:-1])
+    with pytest.raises(td.TrainingDataError, match="not a whole number of 32-byte records"):
+        td.write_nnue(pieces, games=1, append=True, **common)  # type: ignore[arg-type]
+
+
 def test_writer_errors(tmp_path: Path) -> None:
     with pytest.raises(td.TrainingDataError, match="exactly one source"):
         td.write_nnue(tmp_path / "x.bin")

@@ -54,10 +54,10 @@ impl TrainingDataJob {
     /// NNUE formats, a directory otherwise).
     #[new]
     #[pyo3(signature = (
-        source, output, out, *, pgn = None, games = 0, nodes = None, depth = None,
+        source, output, out, *, pgn = None, games = 0, first_game = 0, nodes = None, depth = None,
         random_plies = 8, seed = 0, max_plies = 400, engine_nodes = None, engine_depth = None,
         skip_plies = 0, skip_check = false, skip_noisy = false, max_score = None,
-        games_per_chunk = 1, threads = 1
+        games_per_chunk = 1, append = false, threads = 1
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -67,6 +67,7 @@ impl TrainingDataJob {
         out: PathBuf,
         pgn: Option<PathBuf>,
         games: u64,
+        first_game: u64,
         nodes: Option<u64>,
         depth: Option<u32>,
         random_plies: u32,
@@ -79,12 +80,14 @@ impl TrainingDataJob {
         skip_noisy: bool,
         max_score: Option<i16>,
         games_per_chunk: u64,
+        append: bool,
         threads: usize,
     ) -> Result<TrainingDataJob> {
         let source = match (source, pgn) {
             ("pgn", Some(path)) => Source::Pgn(path),
             ("selfplay", None) => Source::SelfPlay(SelfPlayOptions {
                 games,
+                first_game,
                 nodes,
                 depth,
                 random_plies,
@@ -107,6 +110,7 @@ impl TrainingDataJob {
             name => Output::Nnue {
                 format: nnue_format(name)?,
                 path: out,
+                append,
             },
         };
         let engine = (engine_nodes.is_some() || engine_depth.is_some())

@@ -44,6 +44,8 @@ pub enum Output {
         format: NnueFormat,
         /// The file.
         path: PathBuf,
+        /// Append to the file (which must hold whole records) instead of replacing it.
+        append: bool,
     },
     /// A directory of gzip chunks of Lc0 V6 records, `training.<n>.gz`.
     Lc0 {
@@ -126,12 +128,12 @@ impl Job {
                 })
             }
             Source::SelfPlay(play) => {
-                let games = play.games;
+                let (first, games) = (play.first_game, play.games);
                 let mut next = 0;
                 Box::new(move || {
                     (next < games).then(|| {
                         next += 1;
-                        Ok(Task::SelfPlay(next - 1))
+                        Ok(Task::SelfPlay(first + next - 1))
                     })
                 })
             }
@@ -351,7 +353,10 @@ impl Worker {
                 let play = play.clone();
                 let engine = self.engine.as_mut().expect("self-play has an engine");
                 let game = play_game(engine, &play, index);
-                Ok((vec![self.convert(&game, false)], index + 1))
+                Ok((
+                    vec![self.convert(&game, false)],
+                    index + 1 - play.first_game,
+                ))
             }
         }
     }
@@ -506,8 +511,16 @@ fn create_dir(dir: &Path) -> Result<(), Error> {
 impl Sink {
     fn create(output: &Output) -> Result<Sink, Error> {
         Ok(match output {
-            Output::Nnue { path, .. } => {
-                let file = File::create(path).map_err(|e| Error::io(path, e))?;
+            Output::Nnue {
+                path,
+                format,
+                append,
+            } => {
+                let file = if *append {
+                    open_for_append(path, *format)?
+                } else {
+                    File::create(path).map_err(|e| Error::io(path, e))?
+                };
                 Sink::Nnue {
                     path: path.clone(),
                     file: BufWriter::with_capacity(1 << 20, file),
@@ -589,6 +602,24 @@ impl Sink {
             Sink::AlphaZero(writers) => writers.into_iter().try_for_each(NpyWriter::finish),
         }
     }
+}
+
+/// `path` opened at its end, after checking that it holds whole records.
+fn open_for_append(path: &Path, format: NnueFormat) -> Result<File, Error> {
+    let file = File::options()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len % crate::NNUE_RECORD_SIZE as u64 != 0 {
+        return Err(Error::Length {
+            format: format.name(),
+            len: len as usize,
+            record_size: crate::NNUE_RECORD_SIZE,
+        });
+    }
+    Ok(file)
 }
 
 fn close_chunk(file: Option<BufWriter<File>>, path: &Path) -> Result<(), Error> {

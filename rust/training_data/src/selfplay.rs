@@ -16,6 +16,9 @@ use pychess_ml::batch::{game_seed, SplitMix64};
 pub struct SelfPlayOptions {
     /// Games to play.
     pub games: u64,
+    /// The index of the first game: a run of `games` games plays games `first_game ..
+    /// first_game + games` of the seed's sequence, so a long run can be made in pieces.
+    pub first_game: u64,
     /// Nodes per move (the search's only stopping rule with `depth`).
     pub nodes: Option<u64>,
     /// Depth per move.
@@ -32,6 +35,7 @@ impl Default for SelfPlayOptions {
     fn default() -> SelfPlayOptions {
         SelfPlayOptions {
             games: 100,
+            first_game: 0,
             nodes: Some(5000),
             depth: None,
             random_plies: 8,
@@ -153,6 +157,7 @@ mod tests {
     fn games_depend_on_their_index_only() {
         let options = SelfPlayOptions {
             games: 3,
+            first_game: 0,
             nodes: Some(300),
             max_plies: 40,
             ..SelfPlayOptions::default()
