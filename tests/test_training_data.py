@@ -368,6 +368,7 @@ def test_lc0_policy_index_follows_lc0() -> None:
     short = td.lc0_policy_index(castle, pychess_rs.Move.from_uci("e8g8"))
     long = td.lc0_policy_index(castle, pychess_rs.Move.from_uci("e8c8"))
     white = Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert (short, long) == (103, 97)  # Lc0's indices of e1h1 and e1a1: king takes rook
     assert short == td.lc0_policy_index(white, pychess_rs.Move.from_uci("e1g1"))
     assert long == td.lc0_policy_index(white, pychess_rs.Move.from_uci("e1c1"))
     with pytest.raises(pychess_rs.IllegalMoveError):

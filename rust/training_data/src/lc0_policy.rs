@@ -169,6 +169,12 @@ mod tests {
         assert_eq!(&names[..3], ["a1b1", "a1c1", "a1d1"]);
         assert_eq!(names[22], "a1h8");
         assert_eq!(names[23], "b1a1");
+        // Spot checks against Lc0's listing (eight entries a line in its source).
+        assert_eq!(names[47], "c1a1");
+        assert_eq!(names[72], "d1a1");
+        assert_eq!(names[96], "d1d8");
+        assert_eq!(names[97], "e1a1");
+        assert_eq!(names[103], "e1h1");
         assert_eq!(names[1791], "h8g8");
         assert_eq!(&names[1792..1795], ["a7a8q", "a7a8r", "a7a8b"]);
         assert_eq!(names[1857], "h7h8b");
