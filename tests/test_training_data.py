@@ -274,6 +274,22 @@ def test_nnue_engine_scores_and_filters(tmp_path: Path) -> None:
     )
 
 
+def test_positions_no_game_reaches(tmp_path: Path) -> None:
+    """A FEN tag without a black king: written where the format can hold it, never searched."""
+    pgn = tmp_path / "odd.pgn"
+    pgn.write_text(
+        '[Result "1-0"]\n[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/K7 w - - 0 1"]\n\n1. Ka2 1-0\n\n'
+        '[Result "0-1"]\n\n1. e4 e5 0-1\n'
+    )
+    bullet = td.write_nnue(tmp_path / "b.bin", pgn=pgn, engine_nodes=100)
+    assert (bullet.written, bullet.skipped_unencodable, bullet.scores_from_engine) == (2, 1, 2)
+    marlin = td.write_nnue(tmp_path / "m.bin", pgn=pgn, format="marlin", engine_nodes=100)
+    assert marlin.written == 3 and marlin.scores_from_engine == 2
+    assert td.read_nnue(tmp_path / "m.bin", "marlin")[0].score == 0
+    assert td.write_lc0(pgn, tmp_path / "c", games_per_chunk=2).written == 3
+    assert td.read_lc0(tmp_path / "c" / "training.0.gz")[0].move == "a1a2"
+
+
 def test_selfplay_is_seeded_and_independent_of_threads(tmp_path: Path) -> None:
     runs = {}
     calls: list[float | None] = []

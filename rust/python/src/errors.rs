@@ -13,7 +13,7 @@ use pychess_engine::{BenchDepthError, OptionError, Unsearchable};
 use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 create_exception!(
@@ -185,6 +185,9 @@ impl From<Error> for PyErr {
                     std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
                     _ => PyOSError::new_err(message),
                 }
+            }
+            Error::TrainingData(e @ pychess_training_data::Error::Worker(_)) => {
+                PyRuntimeError::new_err(e.to_string())
             }
             Error::TrainingData(e) => TrainingDataError::new_err(e.to_string()),
             Error::Python(e) => e,

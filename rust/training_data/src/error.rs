@@ -40,6 +40,8 @@ pub enum Error {
         /// Why.
         reason: &'static str,
     },
+    /// A worker thread failed (a bug: its message says where).
+    Worker(String),
     /// An option out of its range.
     Option {
         /// The option.
@@ -81,6 +83,7 @@ impl fmt::Display for Error {
                 fen,
                 reason,
             } => write!(f, "{format} cannot hold {fen:?}: {reason}"),
+            Error::Worker(message) => write!(f, "a worker thread failed: {message}"),
             Error::Option { name, reason } => write!(f, "{name}: {reason}"),
         }
     }

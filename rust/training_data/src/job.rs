@@ -21,6 +21,7 @@ use pychess_pgn::reader::{open_path, Batch, Chunker};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
@@ -174,7 +175,10 @@ impl Job {
                     Err(_) => return,
                 };
                 let Ok((seq, task)) = task else { return };
-                let done = worker.run(task);
+                // A panic is a bug, but it must end the run with an error, not leave a
+                // hole in the output that the ordering would wait for.
+                let done = catch_unwind(AssertUnwindSafe(|| worker.run(task)))
+                    .unwrap_or_else(|payload| Err(Error::Worker(panic_text(payload.as_ref()))));
                 if done_tx.send((seq, done)).is_err() {
                     return;
                 }
@@ -275,6 +279,14 @@ impl Drop for Job {
             let _ = handle.join();
         }
     }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 fn check(options: &Options) -> Result<(), Error> {

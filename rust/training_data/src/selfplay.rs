@@ -8,7 +8,7 @@
 
 use crate::sample::{clamp_cp, mate_score, Wdl};
 use pychess_core::{Board, Color, Game, Move};
-use pychess_engine::{Engine, Limits, Score, SearchControl};
+use pychess_engine::{check_searchable, Engine, Limits, Score, SearchControl};
 use pychess_ml::batch::{game_seed, SplitMix64};
 
 /// How the games are played.
@@ -83,8 +83,11 @@ pub fn limits(nodes: Option<u64>, depth: Option<u32>) -> Limits {
     }
 }
 
-/// Searches the game's position: the chosen move and its score (White's side).
+/// Searches the game's position: the chosen move and its score (White's side); `None` for
+/// a position the engine does not search (no legal move, or one no game reaches, such as a
+/// king missing, which a PGN's `FEN` tag may give).
 pub fn search(engine: &mut Engine, game: &Game, limits: &Limits) -> Option<(Move, i16)> {
+    check_searchable(game.board()).ok()?;
     let control = SearchControl::new(false);
     let result = engine.search(
         game.board(),
