@@ -353,6 +353,12 @@ def test_lc0_chunks_round_trip(tmp_path: Path) -> None:
     assert len(raw) == td.LC0_RECORD_SIZE * len(expected)
     version, input_format = struct.unpack_from("<II", raw)
     assert (version, input_format) == (6, 1)
+    np = pytest.importorskip("numpy")
+    # Planes as Lc0 stores them: NumPy's unpackbits gives the squares in order (the first
+    # record is the start position: our pawns on a2-h2, their king on e8).
+    planes = np.unpackbits(np.frombuffer(raw, np.uint8, 104 * 8, 7440)).reshape(104, 64)
+    assert np.flatnonzero(planes[0]).tolist() == list(range(8, 16))
+    assert np.flatnonzero(planes[11]).tolist() == [60]
     records = [r for c in chunks for r in td.read_lc0(c)]
     for (board, result, move, _), record in zip(expected, records):
         fields = record.fen.split()
