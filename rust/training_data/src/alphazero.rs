@@ -33,13 +33,19 @@ pub fn create(dir: &Path) -> Result<Vec<NpyWriter>, Error> {
         .collect()
 }
 
+/// Values in one position's planes.
+pub const PLANE_VALUES: usize = 8 * 8 * 119;
+
 /// Appends the game's current position (planes, mask), the move `played` and the result to
-/// the columns.
-pub fn append(game: &Game, played: Move, result: Wdl, columns: &mut [Vec<u8>]) {
+/// the columns; `planes` is a scratch buffer of [`PLANE_VALUES`] values.
+pub fn append(game: &Game, played: Move, result: Wdl, planes: &mut [f32], columns: &mut [Vec<u8>]) {
     let board = game.board();
-    let mut planes = vec![0f32; 8 * 8 * 119];
-    alphazero_planes(game, &mut planes);
-    columns[0].extend(planes.iter().flat_map(|v| v.to_le_bytes()));
+    alphazero_planes(game, planes);
+    let column = &mut columns[0];
+    column.reserve(planes.len() * 4);
+    for value in planes.iter() {
+        column.extend_from_slice(&value.to_le_bytes());
+    }
     let start = columns[1].len();
     columns[1].resize(start + ACTIONS, 0);
     legal_action_mask(board, &mut columns[1][start..]);

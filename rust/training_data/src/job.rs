@@ -7,7 +7,7 @@
 
 use crate::alphazero::{self, ALPHAZERO_COLUMNS};
 use crate::error::Error;
-use crate::lc0::V6Record;
+use crate::lc0::{V6Record, LC0_PLANE_VALUES};
 use crate::nnue::NnueFormat;
 use crate::npy::NpyWriter;
 use crate::pgn_source::{read_batch, PgnGame};
@@ -347,7 +347,8 @@ impl Worker {
             options,
             engine,
             limits: selfplay::limits(nodes, depth),
-            planes: vec![0.0; 112 * 64],
+            // Scratch planes for Lc0's 112 x 64 values or AlphaZero's 8 x 8 x 119.
+            planes: vec![0.0; alphazero::PLANE_VALUES.max(LC0_PLANE_VALUES)],
         }
     }
 
@@ -466,13 +467,14 @@ impl Worker {
                 }
                 Output::Lc0 { .. } => {
                     let left = (total - ply) as u32;
-                    let record =
-                        V6Record::from_game(&history, played, game.result, left, &mut self.planes);
+                    let planes = &mut self.planes[..LC0_PLANE_VALUES];
+                    let record = V6Record::from_game(&history, played, game.result, left, planes);
                     record.write_to(&mut out.columns[0]);
                     true
                 }
                 Output::AlphaZero { .. } => {
-                    alphazero::append(&history, played, game.result, &mut out.columns);
+                    let planes = &mut self.planes[..alphazero::PLANE_VALUES];
+                    alphazero::append(&history, played, game.result, planes, &mut out.columns);
                     true
                 }
             };

@@ -22,6 +22,8 @@ use pychess_ml::encode::lc0_planes;
 pub const V6_RECORD_SIZE: usize = 8356;
 /// The `version` field.
 pub const V6_VERSION: u32 = 6;
+/// Values of the classical input planes ([`V6Record::from_game`]'s scratch buffer).
+pub const LC0_PLANE_VALUES: usize = 112 * 64;
 /// The `input_format` field: Lc0's `INPUT_CLASSICAL_112_PLANE`.
 pub const INPUT_CLASSICAL_112_PLANE: u32 = 1;
 
