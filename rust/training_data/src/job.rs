@@ -642,3 +642,84 @@ fn close_chunk(file: Option<BufWriter<File>>, path: &Path) -> Result<(), Error> 
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::NNUE_RECORD_SIZE;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "pychess-training-data-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn run(source: Source, output: Output, threads: usize) -> Stats {
+        let options = Options {
+            source,
+            output,
+            filters: Filters::default(),
+            engine: None,
+            threads,
+        };
+        Job::start(options).unwrap().finish().unwrap()
+    }
+
+    #[test]
+    fn pgn_games_in_order_on_any_thread_count() {
+        let dir = scratch("pgn");
+        let pgn = dir.join("games.pgn");
+        let mut text = String::new();
+        // About 300 KB: a few batches for the workers.
+        for i in 0..5000 {
+            let result = ["1-0", "0-1", "1/2-1/2", "*"][i % 4];
+            text.push_str(&format!(
+                "[Event \"{i}\"]\n[Result \"{result}\"]\n\n1. e4 e5 2. Nf3 {{ [%eval {}.{:02}] }} Nc6 {result}\n\n",
+                i / 100,
+                i % 100
+            ));
+        }
+        std::fs::write(&pgn, text).unwrap();
+        let mut files = Vec::new();
+        for threads in [1, 3] {
+            let path = dir.join(format!("{threads}.bin"));
+            let output = Output::Nnue {
+                format: NnueFormat::Marlin,
+                path: path.clone(),
+                append: false,
+            };
+            let stats = run(Source::Pgn(pgn.clone()), output, threads);
+            assert_eq!((stats.games, stats.games_skipped), (5000, 1250));
+            assert_eq!(stats.written, 3750 * 4);
+            assert_eq!(stats.scores_from_comments, 3750);
+            files.push(std::fs::read(&path).unwrap());
+        }
+        assert_eq!(files[0], files[1]);
+        let records = NnueFormat::Marlin.decode_all(&files[0]).unwrap();
+        assert_eq!(records.len() * NNUE_RECORD_SIZE, files[0].len());
+        // The sixth game with a result is game 6 ("0.06" after Nf3): its fourth position.
+        assert_eq!(records[5 * 4 + 3].score, 6);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_input_is_an_io_error() {
+        let output = Output::Nnue {
+            format: NnueFormat::Bullet,
+            path: std::env::temp_dir().join("never-written.bin"),
+            append: false,
+        };
+        let options = Options {
+            source: Source::Pgn(PathBuf::from("/no/such/file.pgn")),
+            output,
+            filters: Filters::default(),
+            engine: None,
+            threads: 1,
+        };
+        assert!(matches!(Job::start(options), Err(Error::Io { .. })));
+    }
+}
