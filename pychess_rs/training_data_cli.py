@@ -300,6 +300,9 @@ def _read(args: argparse.Namespace) -> int:
         for record in td.read_lc0(path)[:limit]:
             print(f"{record.fen} | {record.move} | {record.result} | {record.plies_left:g}")
         return 0
-    for nnue in td.read_nnue(path, fmt)[:limit]:
+    with open(path, "rb") as file:
+        # Only the records to print are read (a whole file when there is no limit).
+        data = file.read() if limit is None else file.read(limit * td.NNUE_RECORD_SIZE)
+    for nnue in td.decode_nnue(data, fmt):
         print(f"{nnue.fen} | {nnue.score} | {nnue.result}")
     return 0
