@@ -237,10 +237,13 @@ class BaseBoard(metaclass=abc.ABCMeta):  # noqa: B024 (ABCMeta for register(), n
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BaseBoard):
             return NotImplemented
-        return all(
-            getattr(self, name) == getattr(other, name)
-            for name in ("occupied", "pawns", "knights", "bishops", "rooks", "queens", "kings")
-        ) and self.occupied_co[1] == other.occupied_co[1]
+        return (
+            all(
+                getattr(self, name) == getattr(other, name)
+                for name in ("occupied", "pawns", "knights", "bishops", "rooks", "queens", "kings")
+            )
+            and self.occupied_co[1] == other.occupied_co[1]
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as in python-chess
 

@@ -161,6 +161,20 @@ def _add_analyse(subparsers: Subparsers) -> None:
     parser.set_defaults(run=analyse_cli.run)
 
 
+def _add_training_data(subparsers: Subparsers) -> None:
+    from . import training_data_cli
+
+    parser = subparsers.add_parser(
+        "training-data",
+        help="write NNUE records, Lc0 chunks or AlphaZero tensors from PGN or self-play",
+        description=training_data_cli.DESCRIPTION,
+        epilog=training_data_cli.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    training_data_cli.add_arguments(parser)
+    parser.set_defaults(run=training_data_cli.run)
+
+
 # One function per subcommand, in the order `--help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_play,
@@ -171,6 +185,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_fuzz,
     _add_pgn,
     _add_analyse,
+    _add_training_data,
 )
 
 

@@ -209,8 +209,7 @@ class MemoryMappedReader:
 
     def __contains__(self, entry: Entry) -> bool:
         return any(
-            current == entry
-            for current in self.find_all(entry.key, minimum_weight=entry.weight)
+            current == entry for current in self.find_all(entry.key, minimum_weight=entry.weight)
         )
 
     def find_all(
@@ -275,9 +274,7 @@ class MemoryMappedReader:
 
         :raises: :exc:`IndexError` if there is no entry.
         """
-        entry: Entry = self._book.choice(
-            _position(board), minimum_weight, exclude_moves, random
-        )
+        entry: Entry = self._book.choice(_position(board), minimum_weight, exclude_moves, random)
         return entry
 
     def weighted_choice(

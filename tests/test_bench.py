@@ -31,6 +31,7 @@ from benchsuite import (
     python_level,
     search,
     syzygy,
+    training_data,
 )
 from benchsuite.config import KIWIPETE, PERFT_COUNTS, STARTPOS, Context, Sizes
 from benchsuite.peers import load_impls
@@ -301,6 +302,19 @@ def test_encode_rows() -> None:
     assert table.splitlines()[1] == "|---|---|---:|---:|---|"
 
 
+def test_training_data_rows() -> None:
+    pytest.importorskip("numpy")
+    rows = training_data.measure(pgn_games=4, repeat=1, quick=True)
+    assert len(rows) == 10
+    assert all(r.seconds is not None and r.units > 0 for r in rows), rows
+    assert all(r.note.endswith(" k/CPU-s") for r in rows), [r.note for r in rows]
+    # The thread count changes the speed, never what is written.
+    by_workload: dict[str, set[float]] = {}
+    for row in rows:
+        by_workload.setdefault(row.workload, set()).add(row.units)
+    assert all(len(units) == 1 for units in by_workload.values())
+
+
 def test_env_rows() -> None:
     pytest.importorskip("numpy")
     sizes = env.EnvSizes(20, 4, 3, 4, 1, line_games=5, line_steps=2)
@@ -461,5 +475,6 @@ def test_workload_names_are_the_sections() -> None:
         "gpu",
         "engine-client",
         "analyse",
+        "training-data",
         "micro",
     )

@@ -81,4 +81,3 @@ def _time_of(match: re.Match[str] | None) -> float | None:
         return None
     hours, minutes = int(match.group("hours")), int(match.group("minutes"))
     return hours * 3600 + minutes * 60 + float(match.group("seconds"))
-

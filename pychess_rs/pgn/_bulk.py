@@ -21,8 +21,10 @@ __all__ = ["BadGame", "GameStream", "PgnGame", "read_games"]
 Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 #: ``where=``: tag -> value (equality) or ``(op, value)``, ``op`` one of ``==``, ``!=``, ``<``,
 #: ``<=``, ``>``, ``>=``, ``contains``; numbers compare as numbers.
-Where = Union[Mapping[str, Union[str, int, float, tuple[str, Union[str, int, float]]]],
-              Sequence[tuple[str, str, Union[str, int, float]]]]
+Where = Union[
+    Mapping[str, Union[str, int, float, tuple[str, Union[str, int, float]]]],
+    Sequence[tuple[str, str, Union[str, int, float]]],
+]
 
 
 class BadGame(NamedTuple):

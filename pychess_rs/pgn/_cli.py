@@ -146,9 +146,7 @@ class _Writer:
                     "writing .parquet needs pyarrow (pip install pyarrow); or use --out X.csv"
                 ) from None
             types = {"game": self.pa.int64(), "offset": self.pa.int64(), "ply": self.pa.int32()}
-            self.schema = self.pa.schema(
-                [(c, types.get(c, self.pa.string())) for c in columns]
-            )
+            self.schema = self.pa.schema([(c, types.get(c, self.pa.string())) for c in columns])
             self.writer = self.pq.ParquetWriter(path, self.schema)
         elif path.lower().endswith(".csv"):
             self.file = open(path, "w", newline="", encoding="utf-8")

@@ -181,4 +181,3 @@ class Headers(MutableMapping[str, str]):
         from ._builders import HeadersBuilder
 
         return HeadersBuilder(Headers=cls)
-

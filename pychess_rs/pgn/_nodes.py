@@ -191,9 +191,7 @@ class GameNode(abc.ABC):
         starting_comment: str = "",
         nags: Iterable[int] = (),
     ) -> ChildNode:
-        return ChildNode(
-            self, move, comment=comment, starting_comment=starting_comment, nags=nags
-        )
+        return ChildNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
 
     def add_main_variation(
         self, move: Move, *, comment: str = "", nags: Iterable[int] = ()
@@ -583,4 +581,3 @@ class Mainline(Generic[MainlineMapT]):
     def __repr__(self) -> str:
         text = self.accept(StringExporter(columns=None, comments=False))
         return f"<Mainline at {id(self):#x} ({text})>"
-

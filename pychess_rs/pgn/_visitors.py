@@ -210,4 +210,3 @@ class FileExporter(StringExporterMixin, BaseVisitor[int]):
 
     def __str__(self) -> str:
         return self.__repr__()
-

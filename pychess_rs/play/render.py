@@ -62,13 +62,13 @@ _UNICODE = {
 }  # fmt: skip
 
 
-
 def landing_square(board: Board, move: Move) -> Square:
     """Where ``move`` (of the position on ``board``) is shown to land: its destination, or
     for castling the king's landing square on the g- or c-file, however the move spells
     castling (``e1g1``, or king takes rook in Chess960). The rule is the core's."""
     target = board._castling_king_target(move)
     return move.to_square if target is None else target
+
 
 @dataclasses.dataclass(frozen=True)
 class Style:

@@ -427,8 +427,10 @@ class Session:
                 board.push(found[0])
                 self.console.say(f"{side} plays {san}")
                 return self._claim_ending(f"{side} claims a draw with {san}", rule)
-            self.console.say(f"no draw to claim with {san}: it neither repeats a position a "
-                             "third time nor completes 50 moves without a capture or pawn move")
+            self.console.say(
+                f"no draw to claim with {san}: it neither repeats a position a "
+                "third time nor completes 50 moves without a capture or pawn move"
+            )
             return None
         rule = claim_rule(board)
         if rule is not None:

@@ -20,6 +20,7 @@ from . import (
     python_level,
     search,
     syzygy,
+    training_data,
 )
 from .config import FULL, QUICK, Context
 from .peers import load_impls
@@ -50,6 +51,8 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     # on one worker and on two.
     "engine-client": engine_client.client_rows,
     "analyse": engine_client.analyse_rows,
+    # Positions written per second: NNUE records, Lc0 chunks, AlphaZero tensors.
+    "training-data": training_data.rows,
 }
 #: Everyday calls print their own table, after the main one.
 MICRO = "micro"

@@ -1,5 +1,6 @@
 //! PGN for pychess-rs, with python-chess 1.11.2's reading semantics and no Python:
 //!
+//! - [`annotations`]: `[%eval]` comments as python-chess reads them;
 //! - [`parser`]: `read_game` driving a [`Visitor`] (tags, movetext, comments, NAGs,
 //!   variations, results, `%` and `;` lines, BOM, CRLF, lenient recovery with errors
 //!   recorded), moves resolved by pychess-core's SAN reader;
@@ -19,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod annotations;
 pub mod lines;
 pub mod parser;
 pub mod reader;

@@ -15,7 +15,7 @@ use pychess_ml::batch::{ReplayError, StartError, StepError};
 use pychess_pgn::{ErrorKind as PgnErrorKind, PgnError};
 use pychess_syzygy::{NameError, ProbeError as SyzygyProbeError};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 create_exception!(
@@ -73,6 +73,14 @@ pub mod syzygy {
     );
 }
 
+create_exception!(
+    _core,
+    TrainingDataError,
+    PyValueError,
+    "Training data that cannot be written or read: a record no writer produces, a file of the \
+     wrong size, a position the format cannot hold, an option out of range."
+);
+
 /// Any error a binding function can meet.
 #[derive(Debug)]
 pub(crate) enum Error {
@@ -109,6 +117,9 @@ pub(crate) enum Error {
     /// An error met reading a PGN game (python-chess's `game.errors`): the class python-chess
     /// records for it.
     Pgn(PgnError),
+    /// Training data that cannot be written or read: `OSError` for the file system, else
+    /// `TrainingDataError`.
+    TrainingData(pychess_training_data::Error),
     /// Already a Python exception.
     Python(PyErr),
 }
@@ -145,6 +156,7 @@ wrap! {
     DirectoryError => GaviotaDirectory,
     SyzygyProbeError => SyzygyProbe,
     NameError => TableName,
+    pychess_training_data::Error => TrainingData,
     PyErr => Python,
 }
 
@@ -232,6 +244,17 @@ impl From<Error> for PyErr {
                 }
             }
             Error::TableName(e) => PyValueError::new_err(e.to_string()),
+            Error::TrainingData(pychess_training_data::Error::Io { path, source }) => {
+                let message = format!("{path}: {source}");
+                match source.kind() {
+                    std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                    _ => PyOSError::new_err(message),
+                }
+            }
+            Error::TrainingData(e @ pychess_training_data::Error::Worker(_)) => {
+                PyRuntimeError::new_err(e.to_string())
+            }
+            Error::TrainingData(e) => TrainingDataError::new_err(e.to_string()),
             Error::Python(e) => e,
         }
     }

@@ -19,6 +19,7 @@ mod py_modules;
 mod search;
 mod squareset;
 mod syzygy;
+mod training_data;
 
 use pyo3::prelude::*;
 
@@ -81,5 +82,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     encode::register(m)?;
     syzygy::register(m)?;
+    training_data::register(m)?;
     Ok(())
 }
