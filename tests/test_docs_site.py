@@ -44,6 +44,7 @@ NOT_IN_THE_REFERENCE = {
     "perft_cli": "pychess-rs perft",
     "analyse_cli": "pychess-rs analyse",
     "analyse_dask": "pychess-rs analyse --scheduler",
+    "training_data_cli": "pychess-rs training-data",
     "play": "pychess-rs play",
     "gui": "pychess-rs gui",
 }
