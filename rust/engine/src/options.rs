@@ -559,7 +559,10 @@ mod tests {
                 "Skill Level",
                 "OwnBook",
                 "BookFile",
-                "BookSeed"
+                "BookSeed",
+                "SyzygyPath",
+                "SyzygyProbeDepth",
+                "Syzygy50MoveRule"
             ]
         );
         let Some(UciOption::Spin(skill)) = find_uci_option("SKILL level") else {
