@@ -44,6 +44,12 @@ POSITIONS: dict[str, list[tuple[str, str]]] = {
         ("castling through attacked squares", "r3k2r/p6p/b7/8/8/8/P6P/R3K2R w KQkq - 0 1"),
         ("forced captures everywhere", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
     ],
+    "horde": [
+        ("start", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"),
+        ("open horde, en passant", "rnbqkb1r/p3pppp/1p6/2PpP3/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq d6 0 5"),
+        ("late horde", "4k3/pp4q1/3P2p1/8/P3PP2/PPP2r2/PPP5/PPPP4 b - - 0 1"),
+        ("first-rank double steps, no en passant", "k7/8/8/8/8/1p6/8/P1P1P1P1 w - - 0 1"),
+    ],
     # Fairy-Stockfish's suicide never castles (python-chess's does, with rights in the FEN):
     # positions whose castling cannot happen within their depths.
     "suicide": [

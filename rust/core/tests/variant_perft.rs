@@ -70,3 +70,8 @@ fn giveaway() {
 fn suicide() {
     run(Variant::Suicide);
 }
+
+#[test]
+fn horde() {
+    run(Variant::Horde);
+}

@@ -10,7 +10,8 @@
 //! have (Three-check's remaining checks). Its methods match on the variant once per call and
 //! then either reuse the standard generator (King of the Hill, Three-check and Racing Kings
 //! play chess's moves: the first two add ways to end the game, the third forbids moves that
-//! give check) or run a generator of their own (the Antichess family, where the king is an
+//! give check, Horde's horde has no king, which the board's general rules already serve) or
+//! run a generator of their own (the Antichess family, where the king is an
 //! ordinary piece and captures are compulsory, `antichess.rs`).
 //!
 //! Why not a variant field in [`Board`], or generics over a rules trait? A field would put a
@@ -37,6 +38,7 @@
 //! ```
 
 mod antichess;
+mod horde;
 mod position;
 
 pub use position::VariantBoard;
@@ -58,16 +60,20 @@ pub enum Variant {
     Giveaway,
     /// Suicide (FICS): as Giveaway, but a stalemate is won by the side with fewer pieces.
     Suicide,
+    /// Horde: 36 white pawns and no white king against Black's army; taking every white
+    /// piece wins, White wins by checkmate.
+    Horde,
 }
 
 impl Variant {
     /// Every variant, in python-chess's `VARIANTS` order.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Suicide,
         Variant::Giveaway,
         Variant::Antichess,
         Variant::KingOfTheHill,
         Variant::RacingKings,
+        Variant::Horde,
         Variant::ThreeCheck,
     ];
 
@@ -80,6 +86,7 @@ impl Variant {
             Variant::Antichess => "antichess",
             Variant::Giveaway => "giveaway",
             Variant::Suicide => "suicide",
+            Variant::Horde => "horde",
         }
     }
 
@@ -101,6 +108,7 @@ impl Variant {
             Variant::Antichess => &["Antichess", "Anti chess", "Anti"],
             Variant::Giveaway => &["Giveaway", "Giveaway chess", "Give away", "Give away chess"],
             Variant::Suicide => &["Suicide", "Suicide chess"],
+            Variant::Horde => &["Horde", "Horde chess"],
         }
     }
 
@@ -128,6 +136,9 @@ impl Variant {
             Variant::ThreeCheck => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
             Variant::RacingKings => "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
             Variant::Antichess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            Variant::Horde => {
+                "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
+            }
             Variant::KingOfTheHill | Variant::Giveaway | Variant::Suicide => {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             }

@@ -1,7 +1,7 @@
 //! [`VariantBoard`]: a [`Board`] playing a [`Variant`]'s rules: legal moves, playing them,
 //! the end of the game and its outcome, the FEN with Three-check's counters, and perft.
 
-use super::{antichess, Variant};
+use super::{antichess, horde, Variant};
 use crate::board::{Board, MoveList};
 use crate::compat::{parse_py_int, py_split};
 use crate::error::{FenError, FenErrorKind};
@@ -119,7 +119,7 @@ impl VariantBoard {
             Variant::KingOfTheHill => (board.by_role(Role::King) & CENTER).nonempty(),
             Variant::ThreeCheck => self.remaining_checks.iter().any(|&n| n <= 0),
             Variant::RacingKings => self.racing_kings_end(),
-            Variant::Antichess | Variant::Giveaway | Variant::Suicide => {
+            Variant::Antichess | Variant::Giveaway | Variant::Suicide | Variant::Horde => {
                 board.by_color(Color::White).is_empty() || board.by_color(Color::Black).is_empty()
             }
         }
@@ -195,6 +195,17 @@ impl VariantBoard {
                     Some(VariantResult::Win)
                 }
             }
+            Variant::Horde => {
+                if board.occupied().is_empty() {
+                    Some(VariantResult::Draw)
+                } else if board.by_color(us).is_empty() {
+                    Some(VariantResult::Loss)
+                } else if board.by_color(!us).is_empty() {
+                    Some(VariantResult::Win)
+                } else {
+                    None
+                }
+            }
             Variant::Antichess | Variant::Giveaway | Variant::Suicide => {
                 if board.by_color(us).is_empty() {
                     return Some(VariantResult::Win);
@@ -224,7 +235,9 @@ impl VariantBoard {
             return MoveList::new();
         }
         match self.variant {
-            Variant::KingOfTheHill | Variant::ThreeCheck => self.board.legal_moves(),
+            Variant::KingOfTheHill | Variant::ThreeCheck | Variant::Horde => {
+                self.board.legal_moves()
+            }
             Variant::RacingKings => {
                 let mut list = MoveList::new();
                 for &m in self.board.legal_moves().iter() {
@@ -246,7 +259,9 @@ impl VariantBoard {
             return false;
         }
         match self.variant {
-            Variant::KingOfTheHill | Variant::ThreeCheck => self.board.has_legal_moves(),
+            Variant::KingOfTheHill | Variant::ThreeCheck | Variant::Horde => {
+                self.board.has_legal_moves()
+            }
             _ => !self.legal_moves().is_empty(),
         }
     }
@@ -338,6 +353,7 @@ impl VariantBoard {
             Variant::Antichess | Variant::Giveaway | Variant::Suicide => {
                 antichess::has_insufficient_material(board, color)
             }
+            Variant::Horde => horde::has_insufficient_material(board, color),
         }
     }
 
@@ -607,6 +623,20 @@ mod tests {
         for &m in b.legal_moves().iter() {
             assert!(!b.after(m).board().is_check());
         }
+    }
+
+    #[test]
+    fn horde_ends_when_a_side_is_gone() {
+        let start = VariantBoard::new(Variant::Horde);
+        assert_eq!(start.legal_moves().len(), 8);
+        assert!(start.outcome().is_none());
+        // The horde is gone: White, to move, has lost.
+        let b = board("4k3/8/8/8/8/8/8/8 w - - 0 1", Variant::Horde);
+        assert_eq!(b.variant_result(), Some(VariantResult::Loss));
+        assert_eq!(b.outcome().unwrap().winner, Some(Color::Black));
+        // Black cannot move and is not in check: stalemate, as in chess.
+        let b = board("k7/P7/1PP5/8/8/8/8/8 b - - 0 1", Variant::Horde);
+        assert_eq!(b.outcome().unwrap().termination, Termination::Stalemate);
     }
 
     #[test]
