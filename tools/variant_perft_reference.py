@@ -63,7 +63,18 @@ POSITIONS: dict[str, list[tuple[str, str]]] = {
 # by python-chess's own boards instead. Racing Kings: when Black reaches the eighth rank
 # first the game is over, and when White reaches it and Black cannot follow it is over at
 # once; Fairy-Stockfish gives the other side one more move in both cases.
+#
+# Atomic: Fairy-Stockfish 11.1's atomic lets a king take the enemy king and gives the start
+# position chess's counts (197281 at depth 4 where captures have exploded; python-chess and
+# shakmaty count 197326), so every Atomic count is python-chess's.
 PYTHON_CHESS_POSITIONS: dict[str, list[tuple[str, str]]] = {
+    "atomic": [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("explosions near both kings", "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2n1PB2/8/PP2QPPP/RN2KBNR b KQkq - 0 1"),
+        ("connected kings", "8/8/8/8/3kK3/8/2Q5/8 w - - 0 1"),
+        ("rooks that blow up castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+        ("en passant explosion", "rnbqkbnr/pppp1ppp/8/3Pp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 3"),
+    ],
     "racingkings": [
         ("kings near the goal", "8/3K1k2/8/8/8/8/rbn1NBR1/qr3BRQ b - - 5 9"),
         ("white on the goal, black may still draw", "4K3/6k1/8/8/8/8/1r6/R7 b - - 0 1"),
@@ -101,12 +112,16 @@ def main() -> None:
     version = subprocess.run([args.engine], input="uci\nquit\n", capture_output=True, text=True).stdout.splitlines()[0]
     out_dir = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "variants"
     out_dir.mkdir(parents=True, exist_ok=True)
-    for variant, positions in POSITIONS.items():
+    for variant in dict.fromkeys([*POSITIONS, *PYTHON_CHESS_POSITIONS]):
+        positions = POSITIONS.get(variant, [])
         if args.only and variant not in args.only:
             continue
         lines = [
             f"# {variant} perft counts from {version} (UCI_Variant {variant}, go perft N),",
             "# written by tools/variant_perft_reference.py. Format: tests/data/perft.epd.",
+        ] if positions else [
+            f"# {variant} perft counts, written by tools/variant_perft_reference.py.",
+            "# Format: tests/data/perft.epd.",
         ]
         for name, fen in positions:
             counts = []

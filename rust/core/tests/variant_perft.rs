@@ -75,3 +75,8 @@ fn suicide() {
 fn horde() {
     run(Variant::Horde);
 }
+
+#[test]
+fn atomic() {
+    run(Variant::Atomic);
+}

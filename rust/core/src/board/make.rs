@@ -274,6 +274,20 @@ impl Board {
         }
     }
 
+    /// Takes every piece on `squares` off the board (promoted marks too) and the castling
+    /// rights on `lost_rights` away: an atomic explosion (see `crate::variant`), with the
+    /// piece key kept incremental.
+    pub(crate) fn explode(&mut self, squares: Bitboard, lost_rights: Bitboard) {
+        for sq in squares & self.occupied() {
+            if let Some(piece) = self.piece_at(sq) {
+                self.remove(sq, piece);
+            }
+        }
+        self.promoted &= !squares;
+        self.castling &= !lost_rights;
+        self.refresh_regular();
+    }
+
     /// The position after the legal move `m`.
     #[inline]
     pub fn after(&self, m: Move) -> Board {

@@ -8,11 +8,13 @@
 //! separate type: a [`VariantBoard`] is a [`Board`] (placement, side to move, castling, en
 //! passant, clocks, promoted marks), the [`Variant`] it plays, and the state only some variants
 //! have (Three-check's remaining checks). Its methods match on the variant once per call and
-//! then either reuse the standard generator (King of the Hill, Three-check and Racing Kings
-//! play chess's moves: the first two add ways to end the game, the third forbids moves that
-//! give check, Horde's horde has no king, which the board's general rules already serve) or
-//! run a generator of their own (the Antichess family, where the king is an
-//! ordinary piece and captures are compulsory, `antichess.rs`).
+//! then either reuse the standard generator (King of the Hill, Three-check, Racing Kings and
+//! Horde play chess's moves: the first two add ways to end the game, the third forbids moves
+//! that give check, and Horde's kingless horde is served by the board's general rules) or run
+//! a generator of their own (the Antichess family, where the king is an ordinary piece and
+//! captures are compulsory, `antichess.rs`; Atomic, whose captures explode, `atomic.rs`).
+//! The standard board lends those generators its pseudo-legal moves and, for Atomic, one
+//! helper that takes the exploded pieces off.
 //!
 //! Why not a variant field in [`Board`], or generics over a rules trait? A field would put a
 //! test in every call of the standard generator and of `play`, and the standard board's
@@ -38,6 +40,7 @@
 //! ```
 
 mod antichess;
+mod atomic;
 mod horde;
 mod position;
 
@@ -60,6 +63,9 @@ pub enum Variant {
     Giveaway,
     /// Suicide (FICS): as Giveaway, but a stalemate is won by the side with fewer pieces.
     Suicide,
+    /// Atomic: a capture explodes the pieces around it (pawns excepted); exploding the enemy
+    /// king wins.
+    Atomic,
     /// Horde: 36 white pawns and no white king against Black's army; taking every white
     /// piece wins, White wins by checkmate.
     Horde,
@@ -67,10 +73,11 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in python-chess's `VARIANTS` order.
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 8] = [
         Variant::Suicide,
         Variant::Giveaway,
         Variant::Antichess,
+        Variant::Atomic,
         Variant::KingOfTheHill,
         Variant::RacingKings,
         Variant::Horde,
@@ -87,6 +94,7 @@ impl Variant {
             Variant::Giveaway => "giveaway",
             Variant::Suicide => "suicide",
             Variant::Horde => "horde",
+            Variant::Atomic => "atomic",
         }
     }
 
@@ -109,6 +117,7 @@ impl Variant {
             Variant::Giveaway => &["Giveaway", "Giveaway chess", "Give away", "Give away chess"],
             Variant::Suicide => &["Suicide", "Suicide chess"],
             Variant::Horde => &["Horde", "Horde chess"],
+            Variant::Atomic => &["Atomic", "Atom", "Atomic chess"],
         }
     }
 
@@ -139,7 +148,7 @@ impl Variant {
             Variant::Horde => {
                 "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
             }
-            Variant::KingOfTheHill | Variant::Giveaway | Variant::Suicide => {
+            Variant::KingOfTheHill | Variant::Giveaway | Variant::Suicide | Variant::Atomic => {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             }
         }

@@ -1,7 +1,7 @@
 //! [`VariantBoard`]: a [`Board`] playing a [`Variant`]'s rules: legal moves, playing them,
 //! the end of the game and its outcome, the FEN with Three-check's counters, and perft.
 
-use super::{antichess, horde, Variant};
+use super::{antichess, atomic, horde, Variant};
 use crate::board::{Board, MoveList};
 use crate::compat::{parse_py_int, py_split};
 use crate::error::{FenError, FenErrorKind};
@@ -108,7 +108,12 @@ impl VariantBoard {
     /// Is the side to move in check? Never in the Antichess family, whose king is an ordinary
     /// piece.
     pub fn is_check(&self) -> bool {
-        !self.variant.is_antichess() && self.board.is_check()
+        match self.variant {
+            Variant::Antichess | Variant::Giveaway | Variant::Suicide => false,
+            // Kings that touch cannot take each other.
+            Variant::Atomic => !atomic::kings_connected(&self.board) && self.board.is_check(),
+            _ => self.board.is_check(),
+        }
     }
 
     /// Has a rule of the variant ended the game (python-chess's `is_variant_end`)? Checkmate
@@ -122,6 +127,9 @@ impl VariantBoard {
             Variant::Antichess | Variant::Giveaway | Variant::Suicide | Variant::Horde => {
                 board.by_color(Color::White).is_empty() || board.by_color(Color::Black).is_empty()
             }
+            Variant::Atomic => Color::ALL
+                .into_iter()
+                .any(|c| board.pieces(c, Role::King).is_empty()),
         }
     }
 
@@ -195,6 +203,18 @@ impl VariantBoard {
                     Some(VariantResult::Win)
                 }
             }
+            Variant::Atomic => {
+                let kings = board.by_role(Role::King);
+                if kings.is_empty() {
+                    None
+                } else if (kings & board.by_color(!us)).is_empty() {
+                    Some(VariantResult::Win)
+                } else if (kings & board.by_color(us)).is_empty() {
+                    Some(VariantResult::Loss)
+                } else {
+                    None
+                }
+            }
             Variant::Horde => {
                 if board.occupied().is_empty() {
                     Some(VariantResult::Draw)
@@ -250,6 +270,7 @@ impl VariantBoard {
             Variant::Antichess | Variant::Giveaway | Variant::Suicide => {
                 antichess::legal_moves(&self.board)
             }
+            Variant::Atomic => atomic::legal_moves(&self.board),
         }
     }
 
@@ -269,7 +290,9 @@ impl VariantBoard {
     /// Plays `m`, which must be legal here (see [`VariantBoard::legal_moves`]).
     pub fn play_unchecked(&mut self, m: Move) {
         let mover = self.board.turn();
-        if self.variant.is_antichess() {
+        if self.variant == Variant::Atomic {
+            atomic::play(&mut self.board, m);
+        } else if self.variant.is_antichess() {
             // Kings may be taken, promoted to, or left attacked: the general rules.
             self.board.play_pseudo_legal(m);
         } else {
@@ -354,6 +377,7 @@ impl VariantBoard {
                 antichess::has_insufficient_material(board, color)
             }
             Variant::Horde => horde::has_insufficient_material(board, color),
+            Variant::Atomic => atomic::has_insufficient_material(board, color),
         }
     }
 
