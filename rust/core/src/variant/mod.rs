@@ -44,7 +44,7 @@ mod atomic;
 mod horde;
 mod position;
 
-pub use position::VariantBoard;
+pub use position::{VariantBoard, VariantResult};
 
 /// A chess variant python-chess and lichess play (those whose rules are written so far).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
