@@ -1,7 +1,7 @@
 //! The variants against python-chess: random games of each variant played by python-chess's
 //! boards (`tests/data/variants/playouts/`, written by `tools/variant_playouts_reference.py`),
 //! and at every position the same legal moves, FEN, SAN of the move played, position after
-//! it, outcome, check and insufficient material here.
+//! it, SAN read back, outcome, check and insufficient material here.
 
 use pychess_core::variant::{Variant, VariantBoard};
 use pychess_core::{Color, UciMove};
@@ -82,6 +82,9 @@ fn run(variant: Variant) {
             };
             if board.san(m) != san {
                 failures.push(format!("{at}: san {}", board.san(m)));
+            }
+            if board.parse_san(san) != Ok(Some(m)) {
+                failures.push(format!("{at}: {san} reads as {:?}", board.parse_san(san)));
             }
             expected_next = Some(board.after(m).fen());
         }

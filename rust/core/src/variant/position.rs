@@ -4,8 +4,9 @@
 use super::{antichess, atomic, horde, Variant};
 use crate::board::{Board, MoveList};
 use crate::compat::{parse_py_int, py_split};
+use crate::error::MoveError;
 use crate::error::{FenError, FenErrorKind};
-use crate::notation::UciMove;
+use crate::notation::{San, UciMove};
 use crate::outcome::{Outcome, Termination};
 use crate::types::{Bitboard, Color, Move, Role, Square};
 
@@ -456,6 +457,100 @@ impl VariantBoard {
         san
     }
 
+    /// The legal move a SAN stands for (`Ok(None)`: the null move), python-chess's
+    /// `parse_san` over the variant's legal moves: a piece letter, origin file and rank narrow
+    /// the candidates, a pawn without an origin file moves along its file, a fully given
+    /// origin names any piece (a pawn reaching the back rank then becomes a queen unless a
+    /// promotion is written), and castling is `O-O`/`O-O-O`. Unlike python-chess, a castling
+    /// SAN only finds a legal castling move (python-chess takes any its castling generator
+    /// lists, e.g. while an Antichess capture is compulsory).
+    ///
+    /// ```
+    /// use pychess_core::variant::{Variant, VariantBoard};
+    /// let board = VariantBoard::new(Variant::Antichess);
+    /// let m = board.parse_san("e3").unwrap().unwrap();
+    /// assert_eq!(board.uci(m).to_string(), "e2e3");
+    /// assert!(board.parse_san("Ke2").is_err());
+    /// ```
+    pub fn parse_san(&self, text: &str) -> Result<Option<Move>, MoveError> {
+        let illegal = || MoveError::Illegal {
+            text: text.to_string(),
+            fen: self.fen(),
+        };
+        let legal = self.legal_moves();
+        let us = self.board.turn();
+        let (role, file, rank, to, promotion) = match San::parse(text)? {
+            San::Null => return Ok(None),
+            San::Castle { king_side } => {
+                return legal
+                    .iter()
+                    .copied()
+                    .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == king_side)
+                    .map(Some)
+                    .ok_or_else(illegal);
+            }
+            San::Normal {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+            } => (role, file, rank, to, promotion),
+        };
+        let mut from_mask = Bitboard::FULL;
+        if let Some(file) = file {
+            from_mask &= Bitboard::file(file);
+        }
+        if let Some(rank) = rank {
+            from_mask &= Bitboard::rank(rank);
+        }
+        match (role, file, rank) {
+            (Some(role), _, _) => from_mask &= self.board.pieces(us, role),
+            (None, Some(file), Some(rank)) => {
+                let from = Square::from_coords(file, rank);
+                let pawn = self.board.pieces(us, Role::Pawn).contains(from);
+                let implied = match promotion {
+                    None if pawn && Bitboard::BACKRANKS.contains(to) => Some(Role::Queen),
+                    given => given,
+                };
+                let uci = UciMove {
+                    from,
+                    to,
+                    promotion: implied,
+                };
+                let m = self.find_legal(uci).ok_or_else(illegal)?;
+                return if m.promotion() == promotion {
+                    Ok(Some(m))
+                } else {
+                    Err(illegal())
+                };
+            }
+            (None, _, _) => {
+                from_mask &= self.board.by_role(Role::Pawn);
+                if file.is_none() {
+                    from_mask &= Bitboard::file(to.file());
+                }
+            }
+        }
+        let mut matched = None;
+        for &m in legal.iter() {
+            if m.to != to || !from_mask.contains(m.from) || m.is_castle() {
+                continue;
+            }
+            if m.promotion() != promotion {
+                continue;
+            }
+            if matched.is_some() {
+                return Err(MoveError::Ambiguous {
+                    text: text.to_string(),
+                    fen: self.fen(),
+                });
+            }
+            matched = Some(m);
+        }
+        matched.map(Some).ok_or_else(illegal)
+    }
+
     /// The square the king of `color` stands on, if it has one (the highest, python-chess's
     /// `king`).
     pub fn king(&self, color: Color) -> Option<Square> {
@@ -613,6 +708,62 @@ mod tests {
                 .find_legal(UciMove::parse(uci).unwrap())
                 .unwrap_or_else(|| panic!("{fen} {uci}"));
             assert_eq!(b.san(m), expected, "{fen} {uci}");
+            assert_eq!(b.parse_san(expected), Ok(Some(m)), "{fen} {expected}");
+        }
+    }
+
+    /// python-chess 1.11.2's `parse_san` answers (or its error class).
+    #[test]
+    fn san_parsing_like_python_chess() {
+        let knights = "4r2k/8/8/3p4/8/2N1N3/8/4K3 w - - 0 1";
+        for (fen, variant, san, expected) in [
+            // The e3 knight is pinned in chess, free in Antichess.
+            (knights, Variant::KingOfTheHill, "Nxd5", Ok("c3d5")),
+            (knights, Variant::Antichess, "Nxd5", Err("ambiguous")),
+            (knights, Variant::Antichess, "Nexd5", Ok("e3d5")),
+            // A capture is compulsory: the king may not step aside.
+            (knights, Variant::Antichess, "Kd2", Err("illegal")),
+            (
+                "8/P7/8/8/8/8/8/7k w - - 0 1",
+                Variant::Antichess,
+                "a8=K",
+                Ok("a7a8k"),
+            ),
+            // A fully given origin without the promotion piece: python-chess refuses it.
+            (
+                "8/P7/8/8/8/8/8/7k w - - 0 1",
+                Variant::Antichess,
+                "a7a8",
+                Err("illegal"),
+            ),
+            (
+                "8/P7/8/8/8/8/8/7k w - - 0 1",
+                Variant::Antichess,
+                "a8",
+                Err("illegal"),
+            ),
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                Variant::Atomic,
+                "O-O",
+                Ok("e1g1"),
+            ),
+            (
+                "8/8/8/8/8/8/8/7k w - - 0 1",
+                Variant::KingOfTheHill,
+                "--",
+                Ok("0000"),
+            ),
+        ] {
+            let b = board(fen, variant);
+            let got = match b.parse_san(san) {
+                Ok(Some(m)) => Ok(b.uci(m).to_string()),
+                Ok(None) => Ok("0000".to_string()),
+                Err(MoveError::Ambiguous { .. }) => Err("ambiguous"),
+                Err(MoveError::Illegal { .. }) => Err("illegal"),
+                Err(e) => panic!("{fen} {san}: {e}"),
+            };
+            assert_eq!(got, expected.map(str::to_string), "{fen} {san}");
         }
     }
 
