@@ -3,7 +3,10 @@
 python-chess's variant boards, with what python-chess says about each, for the core's tests
 (rust/core/tests/variant_playouts.rs) to compare against.
 
-Usage: .venv/bin/python tools/variant_playouts_reference.py [--games N] [--seed S]
+Usage: .venv/bin/python tools/variant_playouts_reference.py [--games N] [--seed S] [--out DIR]
+
+A bigger run elsewhere is checked with VARIANT_PLAYOUTS_DIR=DIR cargo test -p pychess-core
+--test variant_playouts.
 
 One position a line, five fields separated by " | ":
   FEN | legal moves (UCI, sorted) | the move played (UCI) and its SAN, or "-" at the end |
@@ -45,8 +48,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--max-plies", type=int, default=60)
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--out", type=pathlib.Path, help="directory (default: tests/data/variants/playouts)")
     args = parser.parse_args()
-    out_dir = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "variants" / "playouts"
+    default_dir = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "variants" / "playouts"
+    out_dir = args.out or default_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in VARIANTS:
         rng = random.Random(f"{args.seed}-{name}")

@@ -48,13 +48,18 @@ fn is_legal(board: &Board, m: Move) -> bool {
     if (kings & after.by_color(!us)).is_empty() {
         return true;
     }
-    if kings_connected(&after) {
-        return true;
+    !was_into_check(&after, us)
+}
+
+/// python-chess's `AtomicBoard.was_into_check` after `mover` played: its king (if it still
+/// has one) attacked, and the kings not touching.
+pub(super) fn was_into_check(after: &Board, mover: Color) -> bool {
+    if kings_connected(after) {
+        return false;
     }
-    match after.king(us) {
-        Some(king) => after.attackers(king, !us).is_empty(),
-        None => true,
-    }
+    after
+        .king(mover)
+        .is_some_and(|king| after.attackers(king, !mover).nonempty())
 }
 
 /// Castling may cross or land on attacked squares next to the enemy king, which cannot take

@@ -6,7 +6,7 @@ use crate::board::{Board, MoveList};
 use crate::compat::{parse_py_int, py_split};
 use crate::error::MoveError;
 use crate::error::{FenError, FenErrorKind};
-use crate::notation::{San, UciMove};
+use crate::notation::{EpMode, San, UciMove};
 use crate::outcome::{Outcome, Termination};
 use crate::types::{Bitboard, Color, Move, Role, Square};
 
@@ -77,7 +77,13 @@ impl VariantBoard {
     /// The position as a FEN; Three-check writes the remaining checks after the en-passant
     /// square (`3+3`), never below 0, as python-chess does.
     pub fn fen(&self) -> String {
-        let fen = self.board.fen();
+        let fen = if self.board.ep_square().is_some() && self.legal_ep_square().is_none() {
+            let mut board = self.board.clone();
+            board.set_ep_square(None);
+            board.fen_with(false, EpMode::Always)
+        } else {
+            self.board.fen_with(false, EpMode::Always)
+        };
         if self.variant != Variant::ThreeCheck {
             return fen;
         }
@@ -86,6 +92,31 @@ impl VariantBoard {
         let counters = format!("{white}+{black}");
         fields.insert(4, &counters);
         fields.join(" ")
+    }
+
+    /// The en-passant square if an en-passant capture is legal in the variant (python-chess's
+    /// `has_legal_en_passant`, which decides whether a FEN shows it): never once the game is
+    /// over; in the Antichess family any pseudo-legal capture, in Atomic one that leaves no
+    /// king of the mover in check.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.board.ep_square()?;
+        if self.is_variant_end() {
+            return None;
+        }
+        let captures = self
+            .board
+            .pseudo_legal_ep_moves(Bitboard::FULL, Bitboard::FULL);
+        let us = self.board.turn();
+        let legal = match self.variant {
+            Variant::Antichess | Variant::Giveaway | Variant::Suicide => !captures.is_empty(),
+            Variant::Atomic => captures.iter().any(|&m| {
+                let mut after = self.board.clone();
+                atomic::play(&mut after, m);
+                !atomic::was_into_check(&after, us)
+            }),
+            _ => return self.board.legal_ep_square(),
+        };
+        legal.then_some(ep)
     }
 
     /// The board (placement, side to move, castling, en passant, clocks).
@@ -624,6 +655,33 @@ mod tests {
             VariantBoard::from_fen(&format!("{start} 3+3 0 1"), Variant::KingOfTheHill, false)
                 .is_err()
         );
+    }
+
+    /// FENs python-chess 1.11.2 writes: the en-passant square shows when the variant allows
+    /// the capture.
+    #[test]
+    fn en_passant_in_the_fen_follows_the_variant() {
+        for (fen, variant, expected) in [
+            // Touching kings: no check in Atomic, so b4xc3 is legal.
+            (
+                "5K2/5k2/7p/2p4P/1pP5/1P6/8/8 b - c3 0 45",
+                Variant::Atomic,
+                "5K2/5k2/7p/2p4P/1pP5/1P6/8/8 b - c3 0 45",
+            ),
+            // The capture would leave Black's king in check in chess; Antichess has none.
+            (
+                "8/8/8/8/1pP5/8/8/2kR4 b - c3 0 1",
+                Variant::Antichess,
+                "8/8/8/8/1pP5/8/8/2kR4 b - c3 0 1",
+            ),
+            (
+                "8/8/8/8/1pP5/8/8/2kR4 b - c3 0 1",
+                Variant::KingOfTheHill,
+                "8/8/8/8/1pP5/8/8/2kR4 b - - 0 1",
+            ),
+        ] {
+            assert_eq!(board(fen, variant).fen(), expected, "{fen}");
+        }
     }
 
     #[test]
