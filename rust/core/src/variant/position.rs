@@ -582,6 +582,13 @@ impl VariantBoard {
         matched.map(Some).ok_or_else(illegal)
     }
 
+    /// The Polyglot key, python-chess's `chess.polyglot.zobrist_hash` of a variant board: the
+    /// placement, side to move, castling rights and a capturable en-passant file as in chess
+    /// (python-chess adds nothing for the variants; its table has no entries for them).
+    pub fn zobrist_hash(&self) -> u64 {
+        self.board.zobrist_hash()
+    }
+
     /// The square the king of `color` stands on, if it has one (the highest, python-chess's
     /// `king`).
     pub fn king(&self, color: Color) -> Option<Square> {
@@ -681,6 +688,35 @@ mod tests {
             ),
         ] {
             assert_eq!(board(fen, variant).fen(), expected, "{fen}");
+        }
+    }
+
+    /// `chess.polyglot.zobrist_hash` of python-chess 1.11.2's variant boards.
+    #[test]
+    fn polyglot_keys_like_python_chess() {
+        for (fen, variant, key) in [
+            (
+                "5K2/5k2/7p/2p4P/1pP5/1P6/8/8 b - c3 0 45",
+                Variant::Atomic,
+                0xfdaf_347a_bf45_7248,
+            ),
+            (
+                "rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 2",
+                Variant::ThreeCheck,
+                0x4e69_9d19_c7fa_56e9,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+                Variant::Horde,
+                0xa8a8_7818_3978_f15b,
+            ),
+            (
+                "8/8/8/8/1pP5/8/8/2kR4 b - c3 0 1",
+                Variant::Antichess,
+                0xc6af_192c_0ed5_ca1b,
+            ),
+        ] {
+            assert_eq!(board(fen, variant).zobrist_hash(), key, "{fen}");
         }
     }
 
