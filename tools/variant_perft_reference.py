@@ -50,6 +50,12 @@ POSITIONS: dict[str, list[tuple[str, str]]] = {
         ("late horde", "4k3/pp4q1/3P2p1/8/P3PP2/PPP2r2/PPP5/PPPP4 b - - 0 1"),
         ("first-rank double steps, no en passant", "k7/8/8/8/8/1p6/8/P1P1P1P1 w - - 0 1"),
     ],
+    "crazyhouse": [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"),
+        ("full pockets", "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1"),
+        ("a promoted queen taken becomes a pawn", "4k3/3Q~4/8/8/8/8/8/4K3[n] b - - 0 1"),
+        ("check blocked by drops", "4k3/8/8/8/8/8/8/R3K2r[NBp] w Q - 0 1"),
+    ],
     # Fairy-Stockfish's suicide never castles (python-chess's does, with rights in the FEN):
     # positions whose castling cannot happen within their depths.
     "suicide": [

@@ -25,7 +25,7 @@ import random
 import chess
 import chess.variant
 
-VARIANTS = ["kingofthehill", "3check", "racingkings", "antichess", "giveaway", "suicide", "horde", "atomic"]
+VARIANTS = ["kingofthehill", "3check", "racingkings", "antichess", "giveaway", "suicide", "horde", "atomic", "crazyhouse"]
 
 
 def describe(board: chess.Board) -> str:

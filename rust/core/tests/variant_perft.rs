@@ -80,3 +80,8 @@ fn horde() {
 fn atomic() {
     run(Variant::Atomic);
 }
+
+#[test]
+fn crazyhouse() {
+    run(Variant::Crazyhouse);
+}

@@ -3,6 +3,7 @@
 //! and at every position the same legal moves, FEN, SAN of the move played, position after
 //! it, SAN read back, outcome, check and insufficient material here.
 
+use pychess_core::notation::uci::UciDrop;
 use pychess_core::variant::{Variant, VariantBoard};
 use pychess_core::{Color, UciMove};
 use std::path::PathBuf;
@@ -79,7 +80,11 @@ fn run(variant: Variant) {
             failures.push(format!("{at}: check/insufficient {our_flags}"));
         }
         if let Some((uci, san)) = played.split_once(' ') {
-            let Some(m) = board.find_legal(UciMove::parse(uci).unwrap()) else {
+            let uci_move = match UciDrop::parse(uci) {
+                Some(drop) => UciMove::from_drop(drop),
+                None => UciMove::parse(uci).unwrap(),
+            };
+            let Some(m) = board.find_legal(uci_move) else {
                 failures.push(format!("{at}: {uci} not legal here"));
                 continue;
             };
@@ -139,4 +144,9 @@ fn horde() {
 #[test]
 fn atomic() {
     run(Variant::Atomic);
+}
+
+#[test]
+fn crazyhouse() {
+    run(Variant::Crazyhouse);
 }

@@ -133,6 +133,7 @@ pub fn encode_move(m: Option<Move>) -> u16 {
         MoveKind::EnPassant => 2,
         MoveKind::Castle => 3,
         MoveKind::Promotion(role) => 3 + role.index() as u16,
+        MoveKind::Drop(role) => 9 + role.index() as u16,
     };
     m.from.index() as u16 | (m.to.index() as u16) << 6 | kind << 12
 }
@@ -149,7 +150,8 @@ pub fn decode_move(bits: u16) -> Option<Move> {
         1 => MoveKind::DoubleStep,
         2 => MoveKind::EnPassant,
         3 => MoveKind::Castle,
-        n => MoveKind::Promotion(Role::from_number(n as u8 - 2)?),
+        n @ 4..=8 => MoveKind::Promotion(Role::from_number(n as u8 - 2)?),
+        n => MoveKind::Drop(Role::from_number(n as u8 - 8)?),
     };
     Some(Move::new(from, to, kind))
 }

@@ -199,6 +199,15 @@ impl Board {
         long: bool,
         rivals: impl FnOnce(Bitboard, Square) -> Bitboard,
     ) -> String {
+        if let MoveKind::Drop(role) = m.kind {
+            // python-chess writes a pawn drop without its letter: `@e4`.
+            let letter = if role == Role::Pawn {
+                String::new()
+            } else {
+                role.upper_char().to_string()
+            };
+            return format!("{letter}@{}", m.to);
+        }
         if m.is_castle() {
             return if m.to.file() < m.from.file() {
                 "O-O-O"

@@ -6,23 +6,26 @@
 //! shakmaty gives each variant its own position type behind a `Position` trait, plus an enum
 //! over them. Here the standard [`Board`] stays exactly as it is and variants live in a
 //! separate type: a [`VariantBoard`] is a [`Board`] (placement, side to move, castling, en
-//! passant, clocks, promoted marks), the [`Variant`] it plays, and the state only some variants
-//! have (Three-check's remaining checks). Its methods match on the variant once per call and
-//! then either reuse the standard generator (King of the Hill, Three-check, Racing Kings and
-//! Horde play chess's moves: the first two add ways to end the game, the third forbids moves
-//! that give check, and Horde's kingless horde is served by the board's general rules) or run
-//! a generator of their own (the Antichess family, where the king is an ordinary piece and
-//! captures are compulsory, `antichess.rs`; Atomic, whose captures explode, `atomic.rs`).
-//! The standard board lends those generators its pseudo-legal moves and, for Atomic, one
+//! passant, clocks, promoted marks), the [`Variant`] it plays, and the state only some
+//! variants have (Three-check's remaining checks, Crazyhouse's pockets). Its methods match on
+//! the variant once per call and then either reuse the standard generator (King of the Hill,
+//! Three-check, Racing Kings and Horde play chess's moves: the first two add ways to end the
+//! game, the third forbids moves that give check, and Horde's kingless horde is served by the
+//! board's general rules) or run a generator of their own (the Antichess family, where the
+//! king is an ordinary piece and captures are compulsory, `antichess.rs`; Atomic, whose
+//! captures explode, `atomic.rs`). Crazyhouse adds its drops (`crazyhouse.rs`) to chess's
+//! moves, as moves of kind `MoveKind::Drop`, which the standard board plays like any other.
+//! The standard board lends these generators its pseudo-legal moves and, for Atomic, one
 //! helper that takes the exploded pieces off.
 //!
 //! Why not a variant field in [`Board`], or generics over a rules trait? A field would put a
 //! test in every call of the standard generator and of `play`, and the standard board's
 //! bulk-counted perft is what everything else (the engine, the bindings, the batch readers)
 //! runs on; generics would make every user of [`Board`] name a type parameter. A separate
-//! type costs the standard board nothing by construction: its code does not change. The
-//! price is one `match` per call on the variant side, next to move generation that costs far
-//! more.
+//! type costs the standard board nothing by construction: its generator does not change, and
+//! its `play` gains only the arm that puts a dropped piece down (standard perft measured
+//! unchanged, see docs/variants.md). The price is one `match` per call on the variant side,
+//! next to move generation that costs far more.
 //!
 //! ```
 //! use pychess_core::variant::{Variant, VariantBoard};
@@ -41,9 +44,11 @@
 
 mod antichess;
 mod atomic;
+mod crazyhouse;
 mod horde;
 mod position;
 
+pub use crazyhouse::{legal_drop_squares, Pockets};
 pub use position::{VariantBoard, VariantResult};
 
 /// A chess variant python-chess and lichess play (those whose rules are written so far).
@@ -66,6 +71,8 @@ pub enum Variant {
     /// Atomic: a capture explodes the pieces around it (pawns excepted); exploding the enemy
     /// king wins.
     Atomic,
+    /// Crazyhouse: captured pieces change sides and may be dropped back onto the board.
+    Crazyhouse,
     /// Horde: 36 white pawns and no white king against Black's army; taking every white
     /// piece wins, White wins by checkmate.
     Horde,
@@ -73,7 +80,7 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in python-chess's `VARIANTS` order.
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 9] = [
         Variant::Suicide,
         Variant::Giveaway,
         Variant::Antichess,
@@ -82,6 +89,7 @@ impl Variant {
         Variant::RacingKings,
         Variant::Horde,
         Variant::ThreeCheck,
+        Variant::Crazyhouse,
     ];
 
     /// The name UCI engines take in `UCI_Variant` (python-chess's `uci_variant`).
@@ -95,6 +103,7 @@ impl Variant {
             Variant::Suicide => "suicide",
             Variant::Horde => "horde",
             Variant::Atomic => "atomic",
+            Variant::Crazyhouse => "crazyhouse",
         }
     }
 
@@ -118,6 +127,7 @@ impl Variant {
             Variant::Suicide => &["Suicide", "Suicide chess"],
             Variant::Horde => &["Horde", "Horde chess"],
             Variant::Atomic => &["Atomic", "Atom", "Atomic chess"],
+            Variant::Crazyhouse => &["Crazyhouse", "Crazy House", "House", "ZH"],
         }
     }
 
@@ -144,6 +154,7 @@ impl Variant {
         match self {
             Variant::ThreeCheck => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
             Variant::RacingKings => "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+            Variant::Crazyhouse => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
             Variant::Antichess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
             Variant::Horde => {
                 "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"

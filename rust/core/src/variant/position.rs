@@ -1,14 +1,16 @@
 //! [`VariantBoard`]: a [`Board`] playing a [`Variant`]'s rules: legal moves, playing them,
 //! the end of the game and its outcome, the FEN with Three-check's counters, and perft.
 
+use super::crazyhouse::{self, Pockets};
 use super::{antichess, atomic, horde, Variant};
 use crate::board::{Board, MoveList};
 use crate::compat::{parse_py_int, py_split};
 use crate::error::MoveError;
 use crate::error::{FenError, FenErrorKind};
+use crate::notation::uci::UciDrop;
 use crate::notation::{EpMode, San, UciMove};
 use crate::outcome::{Outcome, Termination};
-use crate::types::{Bitboard, Color, Move, Role, Square};
+use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 
 /// The four centre squares King of the Hill's kings race to.
 const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
@@ -37,6 +39,8 @@ pub struct VariantBoard {
     /// Three-check: the checks White and Black still have to give to win (python-chess's
     /// `remaining_checks`; below zero only when a FEN says so). `[3, 3]` in other variants.
     remaining_checks: [i64; 2],
+    /// Crazyhouse: the pieces in hand (empty in other variants).
+    pockets: Pockets,
 }
 
 impl VariantBoard {
@@ -52,7 +56,16 @@ impl VariantBoard {
     /// (`+0+0`, lichess's).
     pub fn from_fen(fen: &str, variant: Variant, chess960: bool) -> Result<VariantBoard, FenError> {
         let mut remaining_checks = [3, 3];
-        let board = if variant == Variant::ThreeCheck {
+        let mut pockets = [[0; 6]; 2];
+        let board = if variant == Variant::Crazyhouse {
+            let error = |kind| FenError {
+                fen: fen.to_string(),
+                kind,
+            };
+            let (rest, in_hand) = crazyhouse::split_fen(fen).map_err(error)?;
+            pockets = in_hand;
+            Board::from_fen(&rest, chess960).map_err(|e| error(e.kind))?
+        } else if variant == Variant::ThreeCheck {
             let mut parts: Vec<&str> = py_split(fen).collect();
             if let Some(counters) = take_check_counters(&mut parts) {
                 remaining_checks = counters.map_err(|kind| FenError {
@@ -71,6 +84,7 @@ impl VariantBoard {
             board,
             variant,
             remaining_checks,
+            pockets,
         })
     }
 
@@ -84,6 +98,15 @@ impl VariantBoard {
         } else {
             self.board.fen_with(false, EpMode::Always)
         };
+        if self.variant == Variant::Crazyhouse {
+            // Promoted pieces marked `~`, the pockets after the placement.
+            let rest = fen.split_once(' ').map_or("", |(_, rest)| rest);
+            return format!(
+                "{}{} {rest}",
+                self.board.board_fen_with(true),
+                crazyhouse::pockets_fen(&self.pockets)
+            );
+        }
         if self.variant != Variant::ThreeCheck {
             return fen;
         }
@@ -131,6 +154,13 @@ impl VariantBoard {
         self.variant
     }
 
+    /// Crazyhouse's pieces in hand, `[white, black]`, counted by role index (pawn 0 to king
+    /// 5; all zero in other variants).
+    #[inline]
+    pub fn pockets(&self) -> &Pockets {
+        &self.pockets
+    }
+
     /// Three-check's remaining checks, `[white, black]` (`[3, 3]` in other variants).
     #[inline]
     pub fn remaining_checks(&self) -> [i64; 2] {
@@ -154,6 +184,7 @@ impl VariantBoard {
         let board = &self.board;
         match self.variant {
             Variant::KingOfTheHill => (board.by_role(Role::King) & CENTER).nonempty(),
+            Variant::Crazyhouse => false,
             Variant::ThreeCheck => self.remaining_checks.iter().any(|&n| n <= 0),
             Variant::RacingKings => self.racing_kings_end(),
             Variant::Antichess | Variant::Giveaway | Variant::Suicide | Variant::Horde => {
@@ -196,6 +227,7 @@ impl VariantBoard {
         let board = &self.board;
         let us = board.turn();
         match self.variant {
+            Variant::Crazyhouse => None,
             Variant::KingOfTheHill => {
                 let in_center = board.by_role(Role::King) & CENTER;
                 if (in_center & board.by_color(!us)).nonempty() {
@@ -303,6 +335,11 @@ impl VariantBoard {
                 antichess::legal_moves(&self.board)
             }
             Variant::Atomic => atomic::legal_moves(&self.board),
+            Variant::Crazyhouse => {
+                let mut list = self.board.legal_moves();
+                crazyhouse::add_drops(&self.board, &self.pockets, &mut list);
+                list
+            }
         }
     }
 
@@ -322,6 +359,14 @@ impl VariantBoard {
     /// Plays `m`, which must be legal here (see [`VariantBoard::legal_moves`]).
     pub fn play_unchecked(&mut self, m: Move) {
         let mover = self.board.turn();
+        if self.variant == Variant::Crazyhouse {
+            let pocket = &mut self.pockets[mover.index()];
+            if let MoveKind::Drop(role) = m.kind {
+                pocket[role.index()] = pocket[role.index()].saturating_sub(1);
+            } else if let Some(role) = crazyhouse::captured_for_pocket(&self.board, m) {
+                pocket[role.index()] += 1;
+            }
+        }
         if self.variant == Variant::Atomic {
             atomic::play(&mut self.board, m);
         } else if self.variant.is_antichess() {
@@ -388,7 +433,8 @@ impl VariantBoard {
                 winner: None,
             });
         }
-        if self.board.halfmove_clock() >= 150 {
+        // Crazyhouse has no seventy-five-move rule.
+        if self.board.halfmove_clock() >= 150 && self.variant != Variant::Crazyhouse {
             return Some(Outcome {
                 termination: Termination::SeventyfiveMoves,
                 winner: None,
@@ -410,6 +456,7 @@ impl VariantBoard {
             }
             Variant::Horde => horde::has_insufficient_material(board, color),
             Variant::Atomic => atomic::has_insufficient_material(board, color),
+            Variant::Crazyhouse => crazyhouse::has_insufficient_material(board, &self.pockets),
         }
     }
 
@@ -510,6 +557,27 @@ impl VariantBoard {
         };
         let legal = self.legal_moves();
         let us = self.board.turn();
+        if self.variant == Variant::Crazyhouse && text.contains('@') {
+            // python-chess reads a drop SAN as UCI (`@e4` being a pawn's) and kings are never
+            // dropped.
+            let uci = text.trim_end_matches(['+', '#']);
+            let uci = if uci.starts_with('@') {
+                format!("P{uci}")
+            } else {
+                uci.to_string()
+            };
+            let drop = UciDrop::parse(&uci).ok_or_else(|| MoveError::Invalid {
+                text: text.to_string(),
+                notation: "uci",
+            })?;
+            if drop.role == Role::King {
+                return Err(illegal());
+            }
+            return self
+                .find_legal(UciMove::from_drop(drop))
+                .map(Some)
+                .ok_or_else(illegal);
+        }
         let (role, file, rank, to, promotion) = match San::parse(text)? {
             San::Null => return Ok(None),
             San::Castle { king_side } => {
