@@ -345,6 +345,21 @@ mod tests {
             MoveKind::Promotion(Role::Knight),
         );
         assert_eq!(decode_move(encode_move(Some(m))), Some(m));
+        // Every kind packs and unpacks, drops (Crazyhouse) included.
+        let e4 = Square::new(28);
+        for kind in [
+            MoveKind::Normal,
+            MoveKind::DoubleStep,
+            MoveKind::EnPassant,
+            MoveKind::Castle,
+        ]
+        .into_iter()
+        .chain(Role::ALL.into_iter().skip(1).map(MoveKind::Promotion))
+        .chain(Role::ALL.into_iter().map(MoveKind::Drop))
+        {
+            let m = Move::new(Square::new(12), e4, kind);
+            assert_eq!(decode_move(encode_move(Some(m))), Some(m), "{kind:?}");
+        }
         tt.store(42, 0, Some(m), -17, 5, 3, TtBound::Lower);
         let entry = tt.probe(42, 0).unwrap();
         assert_eq!(
