@@ -2,7 +2,10 @@
 """Writes tests/data/variants/<variant>.epd: perft counts of variant positions, computed by
 Fairy-Stockfish (`apt-get install fairy-stockfish`), an oracle no one here wrote.
 
-Usage: tools/variant_perft_reference.py [--engine /usr/games/fairy-stockfish] [--max-nodes N]
+Usage: .venv/bin/python tools/variant_perft_reference.py [--engine PATH] [--max-nodes N]
+                                                         [--only VARIANT ...]
+
+Positions whose rules Fairy-Stockfish does not share are counted by python-chess's boards.
 
 Each position is counted at depths 1, 2, ... until a count exceeds --max-nodes (default
 10^7), the last one included. The files use the format of tests/data/perft.epd, with the
@@ -16,18 +19,33 @@ import argparse
 import pathlib
 import subprocess
 
+import chess
+import chess.variant
+
 POSITIONS: dict[str, list[tuple[str, str]]] = {
     "kingofthehill": [
         ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        ("kings one step from the hill", "rnbq1bnr/ppp2ppp/3k4/3pp3/4P3/2NK4/PPPP1PPP/R1BQ1BNR w - - 2 5"),
+        (
+            "kings one step from the hill",
+            "rnbq1bnr/ppp2ppp/3k4/3pp3/4P3/2NK4/PPPP1PPP/R1BQ1BNR w - - 2 5",
+        ),
         ("open centre, kings racing", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
-        ("castling, pins and a king near the hill", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        (
+            "castling, pins and a king near the hill",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
     ],
     "3check": [
         ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1"),
         ("one check to go", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 2"),
-        ("both one check from winning", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1+1 3 3"),
-        ("kiwipete, one check each to go", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 1+1 0 1"),
+        (
+            "both one check from winning",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1+1 3 3",
+        ),
+        (
+            "kiwipete, one check each to go",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 1+1 0 1",
+        ),
     ],
     "racingkings": [
         ("start", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"),
@@ -42,11 +60,17 @@ POSITIONS: dict[str, list[tuple[str, str]]] = {
     "giveaway": [
         ("start, castling allowed", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
         ("castling through attacked squares", "r3k2r/p6p/b7/8/8/8/P6P/R3K2R w KQkq - 0 1"),
-        ("forced captures everywhere", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        (
+            "forced captures everywhere",
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        ),
     ],
     "horde": [
         ("start", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"),
-        ("open horde, en passant", "rnbqkb1r/p3pppp/1p6/2PpP3/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq d6 0 5"),
+        (
+            "open horde, en passant",
+            "rnbqkb1r/p3pppp/1p6/2PpP3/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq d6 0 5",
+        ),
         ("late horde", "4k3/pp4q1/3P2p1/8/P3PP2/PPP2r2/PPP5/PPPP4 b - - 0 1"),
         ("first-rank double steps, no en passant", "k7/8/8/8/8/1p6/8/P1P1P1P1 w - - 0 1"),
     ],
@@ -76,7 +100,10 @@ POSITIONS: dict[str, list[tuple[str, str]]] = {
 PYTHON_CHESS_POSITIONS: dict[str, list[tuple[str, str]]] = {
     "atomic": [
         ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        ("explosions near both kings", "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2n1PB2/8/PP2QPPP/RN2KBNR b KQkq - 0 1"),
+        (
+            "explosions near both kings",
+            "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2n1PB2/8/PP2QPPP/RN2KBNR b KQkq - 0 1",
+        ),
         ("connected kings", "8/8/8/8/3kK3/8/2Q5/8 w - - 0 1"),
         ("rooks that blow up castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
         ("en passant explosion", "rnbqkbnr/pppp1ppp/8/3Pp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 3"),
@@ -89,7 +116,7 @@ PYTHON_CHESS_POSITIONS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def python_chess_perft(board: "chess.Board", depth: int) -> int:
+def python_chess_perft(board: chess.Board, depth: int) -> int:
     if depth <= 1:
         return board.legal_moves.count() if depth == 1 else 1
     total = 0
@@ -101,7 +128,10 @@ def python_chess_perft(board: "chess.Board", depth: int) -> int:
 
 
 def perft(engine: str, variant: str, fen: str, depth: int) -> int:
-    script = f"uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo perft {depth}\nquit\n"
+    script = (
+        f"uci\nsetoption name UCI_Variant value {variant}\n"
+        f"position fen {fen}\ngo perft {depth}\nquit\n"
+    )
     out = subprocess.run([engine], input=script, capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
         if line.startswith("Nodes searched:"):
@@ -115,20 +145,25 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=10_000_000)
     parser.add_argument("--only", nargs="*", help="variants to write (default: all)")
     args = parser.parse_args()
-    version = subprocess.run([args.engine], input="uci\nquit\n", capture_output=True, text=True).stdout.splitlines()[0]
+    hello = subprocess.run([args.engine], input="uci\nquit\n", capture_output=True, text=True)
+    version = hello.stdout.splitlines()[0]
     out_dir = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "variants"
     out_dir.mkdir(parents=True, exist_ok=True)
     for variant in dict.fromkeys([*POSITIONS, *PYTHON_CHESS_POSITIONS]):
         positions = POSITIONS.get(variant, [])
         if args.only and variant not in args.only:
             continue
-        lines = [
-            f"# {variant} perft counts from {version} (UCI_Variant {variant}, go perft N),",
-            "# written by tools/variant_perft_reference.py. Format: tests/data/perft.epd.",
-        ] if positions else [
-            f"# {variant} perft counts, written by tools/variant_perft_reference.py.",
-            "# Format: tests/data/perft.epd.",
-        ]
+        lines = (
+            [
+                f"# {variant} perft counts from {version} (UCI_Variant {variant}, go perft N),",
+                "# written by tools/variant_perft_reference.py. Format: tests/data/perft.epd.",
+            ]
+            if positions
+            else [
+                f"# {variant} perft counts, written by tools/variant_perft_reference.py.",
+                "# Format: tests/data/perft.epd.",
+            ]
+        )
         for name, fen in positions:
             counts = []
             depth = 1
@@ -143,11 +178,11 @@ def main() -> None:
             print(variant, name, counts[-1], flush=True)
         extra = PYTHON_CHESS_POSITIONS.get(variant, [])
         if extra:
-            import chess
-            import chess.variant
-
             cls = chess.variant.find_variant(variant)
-            lines.append(f"# Counted by python-chess {chess.__version__} instead (rules differ, see the tool):")
+            lines.append(
+                f"# Counted by python-chess {chess.__version__} instead"
+                " (rules differ, see the tool):"
+            )
             for name, fen in extra:
                 counts = []
                 for depth in range(1, 12):

@@ -25,7 +25,17 @@ import random
 import chess
 import chess.variant
 
-VARIANTS = ["kingofthehill", "3check", "racingkings", "antichess", "giveaway", "suicide", "horde", "atomic", "crazyhouse"]
+VARIANTS = [
+    "kingofthehill",
+    "3check",
+    "racingkings",
+    "antichess",
+    "giveaway",
+    "suicide",
+    "horde",
+    "atomic",
+    "crazyhouse",
+]
 
 
 def describe(board: chess.Board) -> str:
@@ -35,10 +45,12 @@ def describe(board: chess.Board) -> str:
     else:
         winner = "-" if outcome.winner is None else ("w" if outcome.winner else "b")
         result = f"{outcome.termination.value} {winner}"
-    flags = "".join(
-        str(int(x))
-        for x in (board.is_check(), board.has_insufficient_material(chess.WHITE), board.has_insufficient_material(chess.BLACK))
+    answers = (
+        board.is_check(),
+        board.has_insufficient_material(chess.WHITE),
+        board.has_insufficient_material(chess.BLACK),
     )
+    flags = "".join(str(int(x)) for x in answers)
     legal = " ".join(sorted(m.uci() for m in board.legal_moves))
     return f"{board.fen()} | {legal} | {{played}} | {result} | {flags}"
 
@@ -48,9 +60,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--max-plies", type=int, default=60)
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--out", type=pathlib.Path, help="directory (default: tests/data/variants/playouts)")
+    parser.add_argument(
+        "--out", type=pathlib.Path, help="directory (default: tests/data/variants/playouts)"
+    )
     args = parser.parse_args()
-    default_dir = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "variants" / "playouts"
+    root = pathlib.Path(__file__).resolve().parent.parent
+    default_dir = root / "tests" / "data" / "variants" / "playouts"
     out_dir = args.out or default_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in VARIANTS:
@@ -58,7 +73,8 @@ def main() -> None:
         cls = chess.variant.find_variant(name)
         lines = [
             f"# Random {name} games played and described by python-chess {chess.__version__}",
-            f"# (tools/variant_playouts_reference.py --games {args.games} --max-plies {args.max_plies} --seed {args.seed}).",
+            f"# (tools/variant_playouts_reference.py --games {args.games}"
+            f" --max-plies {args.max_plies} --seed {args.seed}).",
         ]
         for _ in range(args.games):
             board = cls()
