@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Writes tests/data/variants/playouts/<variant>.txt: positions of random games played by
 python-chess's variant boards, with what python-chess says about each, for the core's tests
-(rust/core/tests/variant_playouts.rs) to compare against.
+(rust/core/tests/variants/playouts.rs) to compare against.
 
 Usage: .venv/bin/python tools/variant_playouts_reference.py [--games N] [--seed S] [--out DIR]
 
 A bigger run elsewhere is checked with VARIANT_PLAYOUTS_DIR=DIR cargo test -p pychess-core
---test variant_playouts.
+--test variants playouts.
 
 One position a line, five fields separated by " | ":
   FEN | legal moves (UCI, sorted) | the move played (UCI) and its SAN, or "-" at the end |
