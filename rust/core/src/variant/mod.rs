@@ -46,6 +46,7 @@ mod antichess;
 mod atomic;
 mod crazyhouse;
 mod horde;
+mod notation;
 mod position;
 
 pub use crazyhouse::{legal_drop_squares, Pockets};
