@@ -141,6 +141,9 @@ impl Termination {
             Termination::FivefoldRepetition => "FIVEFOLD_REPETITION",
             Termination::FiftyMoves => "FIFTY_MOVES",
             Termination::ThreefoldRepetition => "THREEFOLD_REPETITION",
+            Termination::VariantWin => "VARIANT_WIN",
+            Termination::VariantLoss => "VARIANT_LOSS",
+            Termination::VariantDraw => "VARIANT_DRAW",
         }
     }
 }

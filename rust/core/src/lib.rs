@@ -1,6 +1,7 @@
 //! The chess rules core of pychess-rs: bitboards, strictly legal move generation (standard
 //! and Chess960), FEN/EPD, SAN/LAN/UCI, the Polyglot Zobrist hash, every rule that ends a
-//! game, and perft. No Python and no I/O here; the bindings live in `rust/python`.
+//! game, and perft; the variants python-chess and lichess play in [`variant`]. No Python and
+//! no I/O here; the bindings live in `rust/python`.
 //!
 //! ```
 //! use pychess_core::{Game, UciMove, Termination};
@@ -21,6 +22,7 @@ pub mod notation;
 mod outcome;
 pub mod perft;
 mod types;
+pub mod variant;
 
 pub use board::{
     Board, DiagramStyle, MoveList, PositionError, Setup, Status, ZobristParts, POLYGLOT_KEYS,

@@ -4,7 +4,7 @@
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Role};
 
-/// Why a game ended (python-chess's `Termination`, without the variant-only members). Each
+/// Why a game ended (python-chess's `Termination`). Each
 /// member's value is python-chess's (`Termination.CHECKMATE.value == 1`, ...): see
 /// [`Termination::value`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -24,11 +24,17 @@ pub enum Termination {
     FiftyMoves = 6,
     /// The same position for the third time, claimed.
     ThreefoldRepetition = 7,
+    /// A variant's rule gave the game to the side to move (see [`crate::variant`]).
+    VariantWin = 8,
+    /// A variant's rule gave the game to the side not to move.
+    VariantLoss = 9,
+    /// A variant's rule drew the game.
+    VariantDraw = 10,
 }
 
 impl Termination {
     /// Every termination, in python-chess's order (by value).
-    pub const ALL: [Termination; 7] = [
+    pub const ALL: [Termination; 10] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -36,9 +42,12 @@ impl Termination {
         Termination::FivefoldRepetition,
         Termination::FiftyMoves,
         Termination::ThreefoldRepetition,
+        Termination::VariantWin,
+        Termination::VariantLoss,
+        Termination::VariantDraw,
     ];
 
-    /// python-chess's value of the member (`CHECKMATE` 1 to `THREEFOLD_REPETITION` 7): the
+    /// python-chess's value of the member (`CHECKMATE` 1 to `VARIANT_DRAW` 10): the
     /// code batches report, which Python turns back into its `Termination` enum.
     ///
     /// ```
@@ -156,7 +165,10 @@ mod tests {
                 "SEVENTYFIVE_MOVES",
                 "FIVEFOLD_REPETITION",
                 "FIFTY_MOVES",
-                "THREEFOLD_REPETITION"
+                "THREEFOLD_REPETITION",
+                "VARIANT_WIN",
+                "VARIANT_LOSS",
+                "VARIANT_DRAW"
             ]
         );
         for (i, t) in Termination::ALL.into_iter().enumerate() {
@@ -164,7 +176,7 @@ mod tests {
             assert_eq!(Termination::from_value(t.value()), Some(t));
         }
         assert_eq!(Termination::from_value(0), None);
-        assert_eq!(Termination::from_value(8), None);
+        assert_eq!(Termination::from_value(11), None);
     }
 
     #[test]

@@ -133,6 +133,7 @@ pub fn encode_move(m: Option<Move>) -> u16 {
         MoveKind::EnPassant => 2,
         MoveKind::Castle => 3,
         MoveKind::Promotion(role) => 3 + role.index() as u16,
+        MoveKind::Drop(role) => 9 + role.index() as u16,
     };
     m.from.index() as u16 | (m.to.index() as u16) << 6 | kind << 12
 }
@@ -149,7 +150,8 @@ pub fn decode_move(bits: u16) -> Option<Move> {
         1 => MoveKind::DoubleStep,
         2 => MoveKind::EnPassant,
         3 => MoveKind::Castle,
-        n => MoveKind::Promotion(Role::from_number(n as u8 - 2)?),
+        n @ 4..=8 => MoveKind::Promotion(Role::from_number(n as u8 - 2)?),
+        n => MoveKind::Drop(Role::from_number(n as u8 - 8)?),
     };
     Some(Move::new(from, to, kind))
 }
@@ -343,6 +345,21 @@ mod tests {
             MoveKind::Promotion(Role::Knight),
         );
         assert_eq!(decode_move(encode_move(Some(m))), Some(m));
+        // Every kind packs and unpacks, drops (Crazyhouse) included.
+        let e4 = Square::new(28);
+        for kind in [
+            MoveKind::Normal,
+            MoveKind::DoubleStep,
+            MoveKind::EnPassant,
+            MoveKind::Castle,
+        ]
+        .into_iter()
+        .chain(Role::ALL.into_iter().skip(1).map(MoveKind::Promotion))
+        .chain(Role::ALL.into_iter().map(MoveKind::Drop))
+        {
+            let m = Move::new(Square::new(12), e4, kind);
+            assert_eq!(decode_move(encode_move(Some(m))), Some(m), "{kind:?}");
+        }
         tt.store(42, 0, Some(m), -17, 5, 3, TtBound::Lower);
         let entry = tt.probe(42, 0).unwrap();
         assert_eq!(

@@ -224,6 +224,19 @@ impl Board {
     /// into one, or jumps the king onto the empty square. A board must never create
     /// material, so no such move is listed; see [`Board::missing_castling_rook`].)
     pub(super) fn any_castling(&self, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
+        self.castling_guarded(from_mask, to_mask, list, true);
+    }
+
+    /// Castling moves as [`Board::castling_moves`] lists them, but with no square of the
+    /// king's path required to be safe when `guarded` is false (the Antichess family, whose
+    /// king is an ordinary piece: python-chess's `_attacked_for_king` answers no there).
+    pub(crate) fn castling_guarded(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        list: &mut MoveList,
+        guarded: bool,
+    ) {
         let us = self.turn;
         let rank = us.back_rank();
         let backrank = Bitboard::rank(rank);
@@ -245,12 +258,15 @@ impl Board {
             let landing = Bitboard::from_square(king_to).with(rook_to);
             let blocked =
                 ((occupied ^ king_bb ^ rook_bb) & (king_path | rook_path | landing)).nonempty();
-            if blocked
-                || self.attacked_for_king(king_path | king_bb, occupied ^ king_bb)
-                || self.attacked_for_king(
-                    Bitboard::from_square(king_to),
-                    occupied ^ king_bb ^ rook_bb ^ Bitboard::from_square(rook_to),
-                )
+            if blocked {
+                continue;
+            }
+            if guarded
+                && (self.attacked_for_king(king_path | king_bb, occupied ^ king_bb)
+                    || self.attacked_for_king(
+                        Bitboard::from_square(king_to),
+                        occupied ^ king_bb ^ rook_bb ^ Bitboard::from_square(rook_to),
+                    ))
             {
                 continue;
             }

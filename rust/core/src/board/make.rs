@@ -85,6 +85,13 @@ impl Board {
                 self.ep_square = Some(Square::new((m.from.index() as i8 + us.forward()) as u8));
                 self.halfmove_clock = 0;
             }
+            MoveKind::Drop(role) => {
+                // python-chess leaves clocks and castling rights alone for a drop, which
+                // cannot make a regular board irregular (the square is empty, no pawn lands
+                // on a back rank, and a legal drop leaves the king safe).
+                self.put(m.to, Piece { color: us, role });
+                return;
+            }
             MoveKind::Normal | MoveKind::Promotion(_) => {
                 if let Some(captured) = self.role_at(m.to) {
                     self.remove(
@@ -177,6 +184,13 @@ impl Board {
                 self.put(m.to, mover);
                 self.ep_square = Some(Square::new((m.from.index() as i8 + us.forward()) as u8));
                 self.halfmove_clock = 0;
+            }
+            MoveKind::Drop(role) => {
+                self.put(m.to, Piece { color: us, role });
+                if !self.regular {
+                    self.refresh_regular();
+                }
+                return;
             }
             MoveKind::Normal | MoveKind::Promotion(_) => {
                 if let Some(captured) = self.role_at(m.to) {
@@ -272,6 +286,20 @@ impl Board {
         if was_regular {
             self.refresh_regular();
         }
+    }
+
+    /// Takes every piece on `squares` off the board (promoted marks too) and the castling
+    /// rights on `lost_rights` away: an atomic explosion (see `crate::variant`), with the
+    /// piece key kept incremental.
+    pub(crate) fn explode(&mut self, squares: Bitboard, lost_rights: Bitboard) {
+        for sq in squares & self.occupied() {
+            if let Some(piece) = self.piece_at(sq) {
+                self.remove(sq, piece);
+            }
+        }
+        self.promoted &= !squares;
+        self.castling &= !lost_rights;
+        self.refresh_regular();
     }
 
     /// The position after the legal move `m`.

@@ -31,8 +31,9 @@ impl MoveList {
         MoveList::default()
     }
 
+    /// Appends `m`.
     #[inline]
-    pub(super) fn push(&mut self, m: Move) {
+    pub(crate) fn push(&mut self, m: Move) {
         if let Err(full) = self.inline.try_push(m) {
             self.spill(full.element());
         }

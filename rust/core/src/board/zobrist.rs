@@ -128,6 +128,7 @@ impl Board {
         if !self.regular
             || m.is_null()
             || m.kind == MoveKind::Castle
+            || m.is_drop()
             || (touched & castling_pieces).nonempty()
         {
             // Castling rights may change: python-chess's rules for them are the played
@@ -161,7 +162,7 @@ impl Board {
                     key ^= ep_file_key(ep);
                 }
             }
-            MoveKind::Normal | MoveKind::Promotion(_) | MoveKind::Castle => {
+            MoveKind::Normal | MoveKind::Promotion(_) | MoveKind::Castle | MoveKind::Drop(_) => {
                 if let Some(captured) = self.role_at(m.to) {
                     let victim = Piece {
                         color: !us,

@@ -178,7 +178,11 @@ impl Board {
         if m.is_null() {
             return "--".to_string();
         }
-        let mut san = self.algebraic_without_suffix(m, long);
+        let mut san = self.algebraic_without_suffix(m, long, |from_mask, to| {
+            self.legal_moves_masked(from_mask, Bitboard::from_square(to))
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, other| acc.with(other.from))
+        });
         let after = self.after(m);
         if after.is_check() {
             san.push(if after.has_legal_moves() { '+' } else { '#' });
@@ -186,7 +190,24 @@ impl Board {
         san
     }
 
-    fn algebraic_without_suffix(&self, m: Move, long: bool) -> String {
+    /// SAN or LAN without the check suffix. `rivals(from_mask, to)` names the squares in
+    /// `from_mask` whose pieces also have a legal move to `to` (the rules' say, for the
+    /// disambiguation: variants have their own).
+    pub(crate) fn algebraic_without_suffix(
+        &self,
+        m: Move,
+        long: bool,
+        rivals: impl FnOnce(Bitboard, Square) -> Bitboard,
+    ) -> String {
+        if let MoveKind::Drop(role) = m.kind {
+            // python-chess writes a pawn drop without its letter: `@e4`.
+            let letter = if role == Role::Pawn {
+                String::new()
+            } else {
+                role.upper_char().to_string()
+            };
+            return format!("{letter}@{}", m.to);
+        }
         if m.is_castle() {
             return if m.to.file() < m.from.file() {
                 "O-O-O"
@@ -205,10 +226,7 @@ impl Board {
             san.push_str(&m.from.to_string());
         } else if role != Role::Pawn {
             let from_mask = self.pieces(self.turn(), role).without(m.from);
-            let others: Bitboard = self
-                .legal_moves_masked(from_mask, Bitboard::from_square(m.to))
-                .iter()
-                .fold(Bitboard::EMPTY, |acc, other| acc.with(other.from));
+            let others = rivals(from_mask, m.to);
             if others.nonempty() {
                 let same_rank = (others & Bitboard::rank(m.from.rank())).nonempty();
                 let same_file = (others & Bitboard::file(m.from.file())).nonempty();

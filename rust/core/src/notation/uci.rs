@@ -151,6 +151,9 @@ impl Board {
     /// king on the e-file castling with a corner rook is written so: python-chess's
     /// `_from_chess960`; other castling moves, on edited boards, stay king-takes-rook).
     pub fn uci(&self, m: Move) -> UciMove {
+        if let MoveKind::Drop(role) = m.kind {
+            return UciMove::from_drop(UciDrop { role, to: m.to });
+        }
         let standard_castle = m.is_castle()
             && !self.is_chess960()
             && m.from.file() == 4
@@ -170,6 +173,9 @@ impl Board {
     /// Does the legal move `m` match `uci` under python-chess's `is_legal` rules? Castling
     /// matches king-takes-rook always, and king-to-target only in standard chess.
     pub(crate) fn matches(&self, m: Move, uci: UciMove) -> bool {
+        if m.is_drop() {
+            return self.uci(m) == uci;
+        }
         if m.from != uci.from || m.promotion() != uci.promotion {
             return false;
         }

@@ -19,6 +19,8 @@ pub enum MoveKind {
     Castle,
     /// A pawn reaching the back rank, becoming the given role.
     Promotion(Role),
+    /// A piece of the given role put from the pocket onto `to` (Crazyhouse; `from == to`).
+    Drop(Role),
 }
 
 /// A move. `Move::NULL` passes the turn (python-chess's `Move.null()`).
@@ -49,7 +51,19 @@ impl Move {
     /// Is this the null move?
     #[inline]
     pub fn is_null(self) -> bool {
-        self.from == self.to
+        self.from == self.to && !self.is_drop()
+    }
+
+    /// A drop of `role` onto `to` (Crazyhouse).
+    #[inline]
+    pub const fn drop(role: Role, to: Square) -> Move {
+        Move::new(to, to, MoveKind::Drop(role))
+    }
+
+    /// Is this a drop?
+    #[inline]
+    pub fn is_drop(self) -> bool {
+        matches!(self.kind, MoveKind::Drop(_))
     }
 
     /// The promotion role, if any.

@@ -12,7 +12,7 @@ pub const ILLEGAL_ACTION: i8 = -1;
 /// The end code of a rules termination: python-chess's `Termination` value (the core's
 /// [`Termination::value`]), so that Python can turn it into the enum.
 pub fn termination_code(termination: Termination) -> i8 {
-    // The values are 1 to 7: they fit.
+    // The values are 1 to 10: they fit.
     termination.value() as i8
 }
 
