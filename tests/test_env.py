@@ -133,3 +133,53 @@ def test_vector_env_steps_self_play_games() -> None:
     for _ in range(40):
         _, rewards, terminated, truncated, _ = vec.step(vec.games.random_actions())
     assert truncated.all() and not rewards.any()
+
+
+@pytest.mark.parametrize(
+    ("observation", "dtype"),
+    [
+        ("alphazero", "uint8"),
+        ("alphazero", "float32"),
+        ("pettingzoo", "uint8"),
+        ("pettingzoo", "bool"),
+        ("pettingzoo", "float32"),
+    ],
+)
+def test_vector_env_dtype_and_ring_give_the_default_planes(observation: str, dtype: str) -> None:
+    """The same games with other plane types and a ring of reused arrays: the same planes,
+    masks and rewards as the default environment, step by step, in the space's dtype."""
+    vector = pytest.importorskip("gymnasium.vector")
+    if not hasattr(vector, "AutoresetMode"):
+        pytest.skip("ChessVectorEnv needs gymnasium 1.1 or later")
+    from pychess_rs.env import ChessVectorEnv
+
+    plain = ChessVectorEnv(4, observation=observation, max_plies=30)  # type: ignore[arg-type]
+    other = ChessVectorEnv(4, observation=observation, max_plies=30, dtype=dtype, ring=2)  # type: ignore[arg-type]
+    assert other.single_observation_space.dtype == np.dtype(dtype)
+    obs_a, info_a = plain.reset()
+    obs_b, info_b = other.reset()
+    rng = random.Random(7)
+    seen = []
+    ended = 0
+    for _ in range(70):
+        assert obs_b.dtype == np.dtype(dtype) and other.observation_space.contains(obs_b)
+        np.testing.assert_array_equal(obs_a.astype(np.float32), obs_b.astype(np.float32))
+        np.testing.assert_array_equal(info_a["action_mask"], info_b["action_mask"])
+        actions = [rng.choice(np.flatnonzero(m)) for m in info_a["action_mask"]]
+        obs_a, rew_a, term_a, trunc_a, info_a = plain.step(actions)
+        obs_b, rew_b, term_b, trunc_b, info_b = other.step(actions)
+        np.testing.assert_array_equal(rew_a, rew_b)
+        assert (term_a == term_b).all() and (trunc_a == trunc_b).all()
+        ended += int((term_b | trunc_b).sum())
+        seen.append(obs_b)
+    # A ring of two: each step refills the arrays of the step before last, never the last's.
+    assert np.shares_memory(seen[-1], seen[-3]) and not np.shares_memory(seen[-1], seen[-2])
+    assert ended >= 4  # the 70 plies crossed game ends (max_plies=30)
+
+
+def test_vector_env_rejects_packed_planes() -> None:
+    pytest.importorskip("gymnasium.vector")
+    from pychess_rs.env import ChessVectorEnv
+
+    with pytest.raises(ValueError, match="dtype must be"):
+        ChessVectorEnv(2, dtype="packed")  # type: ignore[arg-type]

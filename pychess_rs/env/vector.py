@@ -5,7 +5,8 @@ One policy plays both sides of every game. Each step takes one action per game, 
 side to move, and returns:
 
 * observations of the side now to move (``"pettingzoo"``: ``chess_v6``'s ``(8, 8, 111)``
-  bool; ``"alphazero"``: ``(8, 8, 119)`` float32), shape ``(num_envs, ...)``;
+  bool; ``"alphazero"``: ``(8, 8, 119)`` float32; ``dtype`` picks ``"uint8"``, ``"bool"`` or
+  ``"float32"`` planes instead), shape ``(num_envs, ...)``;
 * rewards **for the player who just moved**: +1 if its move won, -1 if it lost by an illegal
   action (``illegal="lose"``, the default here), 0 otherwise (a move cannot lose by the
   rules, and draws give 0);
@@ -14,6 +15,11 @@ side to move, and returns:
 
 Games reset in the step that ends them (Gymnasium's ``AutoresetMode.SAME_STEP``): that
 step's reward and flags are the ended game's, its observation and mask the new game's.
+
+By default every step returns new arrays. With ``ring=k`` the steps write into ``k`` sets of
+arrays the environment keeps, in turn (:class:`~pychess_rs.batch.BatchBoards`'s ``ring``): no
+allocation per step, and a step's arrays stay valid for the next ``k - 1`` steps, so a
+learner that keeps them longer (a replay buffer) copies them.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ except ImportError as _error:  # pragma: no cover - depends on the environment
 
 from .._core import Board
 from ..batch import ACTIONS, BatchBoards
+from ..encode import ALPHAZERO_COUNTER_WORDS as ALPHAZERO_COUNTER_PLANES
 
 __all__ = ["ChessVectorEnv"]
 
@@ -41,6 +48,18 @@ _SPACES: dict[str, tuple[tuple[int, ...], Any]] = {
     "pettingzoo": ((8, 8, 111), np.bool_),
     "alphazero": ((8, 8, 119), np.float32),
 }
+#: The plane types a Box space can describe (BatchBoards's "packed" words are not planes).
+_DTYPES: dict[str, Any] = {"float32": np.float32, "uint8": np.uint8, "bool": np.bool_}
+
+
+def _highs(observation: str, shape: tuple[int, ...], plane_type: Any) -> Any:
+    """The planes' upper bounds: 1, but AlphaZero's counter planes (the fullmove number and
+    the halfmove clock) count on, up to what the type holds."""
+    highs = np.ones(shape, dtype=plane_type)
+    if observation == "alphazero" and plane_type is not np.bool_:
+        top = np.iinfo(plane_type).max if plane_type is np.uint8 else np.finfo(plane_type).max
+        highs[..., list(ALPHAZERO_COUNTER_PLANES)] = top
+    return highs
 
 
 class ChessVectorEnv(VectorEnv[Any, Any, Any]):
@@ -53,6 +72,10 @@ class ChessVectorEnv(VectorEnv[Any, Any, Any]):
     :param max_plies: truncate games after this many plies.
     :param illegal: ``"lose"`` (the default: -1 for the mover, the game ends) or ``"error"``.
     :param fen: the start position of every game.
+    :param dtype: the observations' type, ``"float32"``, ``"uint8"`` or ``"bool"`` (default:
+        the observation's own, see the module documentation).
+    :param ring: with ``k > 0``, steps refill ``k`` sets of arrays in turn instead of
+        allocating new ones.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's)
@@ -67,11 +90,15 @@ class ChessVectorEnv(VectorEnv[Any, Any, Any]):
         max_plies: int | None = None,
         illegal: Literal["error", "lose"] = "lose",
         fen: str | None = None,
+        dtype: Literal["float32", "uint8", "bool"] | None = None,
+        ring: int = 0,
     ) -> None:
         if observation not in _SPACES:
             raise ValueError(
                 f"observation must be 'pettingzoo' or 'alphazero', not {observation!r}"
             )
+        if dtype is not None and dtype not in _DTYPES:
+            raise ValueError(f"dtype must be 'float32', 'uint8' or 'bool', not {dtype!r}")
         self._games = BatchBoards(
             num_envs,
             observation=observation,
@@ -80,10 +107,16 @@ class ChessVectorEnv(VectorEnv[Any, Any, Any]):
             max_plies=max_plies,
             illegal=illegal,
             fen=fen,
+            dtype=dtype,
+            ring=ring,
         )
         self.num_envs = num_envs
-        shape, dtype = _SPACES[observation]
-        self.single_observation_space = spaces.Box(low=0, high=1, shape=shape, dtype=dtype)
+        shape, plane_type = _SPACES[observation]
+        if dtype is not None:
+            plane_type = _DTYPES[dtype]
+        self.single_observation_space = spaces.Box(
+            low=0, high=_highs(observation, shape, plane_type), shape=shape, dtype=plane_type
+        )
         self.single_action_space = spaces.Discrete(ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
