@@ -36,6 +36,7 @@ mod searchable;
 pub mod skill;
 pub mod tablebase;
 mod tt;
+pub mod variant;
 
 pub use api::{
     Bound, Clock, EngineOptions, Limits, Score, SearchControl, SearchInfo, SearchResult,
