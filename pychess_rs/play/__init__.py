@@ -68,7 +68,9 @@ def run_variant(args: argparse.Namespace) -> int:
             for color, who in ((True, args.white), (False, args.black))
             if who == "engine"
         }
-        game = VariantGame(args.variant, engines, limit, sys.stdin, sys.stdout, fen=args.fen)
+        game = VariantGame(
+            args.variant, engines, limit, sys.stdin, sys.stdout, fen=args.fen, save=args.save
+        )
     except ValueError as e:
         print(f"pychess-rs play: {e}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ UCI, drops as ``N@f3``), ``moves``, ``fen``, ``undo``, ``resign``, ``help`` and 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import IO, Any
 
 from .._core import variant_position
@@ -52,6 +53,8 @@ class VariantGame:
     stdout: IO[str]
     fen: str | None = None
     moves: list[str] = dataclasses.field(default_factory=list)
+    save: Path | None = None
+    result: str = "*"
 
     def __post_init__(self) -> None:
         self._engines = {
@@ -93,8 +96,8 @@ class VariantGame:
             if text in ("quit", "exit"):
                 return False
             if text == "resign":
-                winner = "0-1" if self.state["turn"] else "1-0"
-                self.say(f"{winner} (resignation)")
+                self.result = "0-1" if self.state["turn"] else "1-0"
+                self.say(f"{self.result} (resignation)")
                 return False
             if text == "help":
                 self.say(_HELP)
@@ -118,17 +121,47 @@ class VariantGame:
                     return True
                 self.say(f"illegal move {text!r} in {self.variant}; type moves for the legal ones")
 
+    def pgn(self) -> str:
+        """The game so far as PGN, with python-chess's ``Variant`` tag."""
+        names = {"3check": "Three-check", "kingofthehill": "King of the Hill"}
+        variant = names.get(self.variant, self.variant.capitalize())
+        if self.variant == "racingkings":
+            variant = "Racing Kings"
+        headers = [f'[Variant "{variant}"]', f'[Result "{self.result}"]']
+        if self.fen is not None:
+            headers += [f'[FEN "{self.fen}"]', '[SetUp "1"]']
+        state = variant_position(self.variant, self.fen, self.moves)
+        black_first = self.fen is not None and self.fen.split()[1] == "b"
+        number = int(self.fen.split()[-1]) if self.fen is not None else 1
+        body: list[str] = []
+        for i, san in enumerate(state["san"]):
+            white_to_move = (i % 2 == 0) != black_first
+            if white_to_move:
+                body.append(f"{number}. {san}")
+            else:
+                body.append(f"{number}... {san}" if i == 0 else san)
+                number += 1
+        return "\n".join(headers) + "\n\n" + " ".join([*body, self.result]) + "\n"
+
     def run(self) -> int:
         """Plays until the game ends or a human leaves; returns the exit status (0)."""
+        try:
+            return self._loop()
+        finally:
+            if self.save is not None:
+                self.save.write_text(self.pgn(), encoding="utf-8")
+
+    def _loop(self) -> int:
         self.say(f"{self.variant}: {self.state['fen']}")
         while True:
             state: dict[str, Any] = self.state
             self.say(diagram(state["fen"]))
             if state["outcome"] is not None:
-                result, termination = state["outcome"]
-                self.say(f"{result} ({termination})")
+                self.result, termination = state["outcome"]
+                self.say(f"{self.result} ({termination})")
                 return 0
             if state["repetitions"] >= 3:
+                self.result = "1/2-1/2"
                 self.say("1/2-1/2 (threefold repetition)")
                 return 0
             turn = bool(state["turn"])

@@ -99,6 +99,7 @@ fn is_noisy(position: &VariantBoard, m: Move) -> bool {
     is_capture(position, m) || matches!(m.kind, MoveKind::Promotion(_))
 }
 
+
 /// MVV-LVA, promotions first among equals.
 fn capture_score(position: &VariantBoard, m: Move) -> i32 {
     let board = position.board();
@@ -155,12 +156,17 @@ impl VariantSearcher<'_> {
         if self.stopped {
             return true;
         }
-        if self.limits_active {
-            if let Some(limit) = self.node_limit {
-                if self.nodes >= limit {
-                    self.stopped = true;
-                    return true;
-                }
+        if let Some(limit) = self.node_limit {
+            // Before depth 1 is complete, only a gross overrun stops the search (the first
+            // legal move in the order is the answer then).
+            let limit = if self.limits_active {
+                limit
+            } else {
+                limit.saturating_mul(16)
+            };
+            if self.nodes >= limit {
+                self.stopped = true;
+                return true;
             }
         }
         if self.nodes & CLOCK_CHECK_MASK == 0 {
@@ -169,7 +175,7 @@ impl VariantSearcher<'_> {
                 return true;
             }
             self.time.update(self.control);
-            if self.limits_active && self.time.hard_expired() {
+            if self.time.hard_expired() {
                 self.stopped = true;
                 return true;
             }
@@ -400,7 +406,11 @@ impl VariantSearcher<'_> {
         }
         let variant = position.variant();
         let in_check = position.is_check();
-        let forced = variant.is_antichess() && moves.iter().any(|&m| is_capture(position, m));
+        // Antichess captures are forced: no stand-pat while they last, but only for a few
+        // plies (the branching of capture chains grows fast; the table is not used here).
+        let forced = variant.is_antichess()
+            && qply < VARIANT_FORCED_QS_LIMIT
+            && moves.iter().any(|&m| is_capture(position, m));
         let mut best = -INFINITY;
         if !in_check && !forced {
             let stand = evaluate(position);

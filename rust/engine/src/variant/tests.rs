@@ -183,3 +183,29 @@ fn skill_levels_pick_legal_moves() {
         );
     }
 }
+
+#[test]
+fn antichess_capture_chains_stay_within_limits() {
+    // Queens en prise on both sides: before quiescence bounded its forced captures, depth
+    // 1 alone searched 11 million nodes here.
+    let root = position(
+        "rnb1kbnr/pp1Qpppp/8/2q5/8/8/PPP1PPPP/RNB1KBNR w - - 0 4",
+        Variant::Antichess,
+    );
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        skill_level: 0,
+        ..EngineOptions::default()
+    });
+    let control = SearchControl::new(false);
+    let start = Instant::now();
+    let limits = Limits {
+        nodes: Some(300),
+        ..Limits::default()
+    };
+    let result = engine.search_variant(&root, &[], &limits, &control, &mut |_| {});
+    assert!(root.legal_moves().contains(&result.best.unwrap()));
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    let nodes = result.lines.last().map_or(0, |l| l.nodes);
+    assert!(nodes < 300 * 16 + 100, "{nodes}");
+}
