@@ -28,8 +28,8 @@ runs the engine's variant search (one thread, no book, no tablebases; a variant'
 loss is a ``score mate``). Changing the variant starts its initial position::
 
     >>> out = io.StringIO()
-    >>> UciSession(io.StringIO("setoption name UCI_Variant value kingofthehill\n"
-    ...                        "position fen 8/8/8/8/8/3K4/8/7k w - - 0 1\ngo depth 3\n"),
+    >>> UciSession(io.StringIO("setoption name UCI_Variant value kingofthehill\\n"
+    ...                        "position fen 8/8/8/8/8/3K4/8/7k w - - 0 1\\ngo depth 3\\n"),
     ...            out).run()
     0
     >>> out.getvalue().splitlines()[-1] in ("bestmove d3d4", "bestmove d3e4")

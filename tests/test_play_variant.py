@@ -40,9 +40,20 @@ def test_engine_mates_with_a_drop(tmp_path: Path) -> None:
     save = tmp_path / "zh.pgn"
     out = run(
         [
-            "--variant", "crazyhouse", "--white", "engine", "--black", "human",
-            "--fen", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1", "--depth", "3", "--level", "max",
-            "--save", str(save),
+            "--variant",
+            "crazyhouse",
+            "--white",
+            "engine",
+            "--black",
+            "human",
+            "--fen",
+            "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1",
+            "--depth",
+            "3",
+            "--level",
+            "max",
+            "--save",
+            str(save),
         ],
         [],
     )
@@ -65,8 +76,20 @@ def test_engine_against_itself_for_a_few_moves_is_a_legal_game(
 ) -> None:
     save = tmp_path / "g.pgn"
     run(
-        ["--variant", variant, "--white", "engine", "--black", "engine", "--nodes", "300",
-         "--level", "1", "--save", str(save)],
+        [
+            "--variant",
+            variant,
+            "--white",
+            "engine",
+            "--black",
+            "engine",
+            "--nodes",
+            "300",
+            "--level",
+            "1",
+            "--save",
+            str(save),
+        ],
         [],
     )
     game = chess.pgn.read_game(io.StringIO(save.read_text()))

@@ -99,7 +99,9 @@ def test_crazyhouse_drops_are_read_and_searched() -> None:
         f"position startpos moves {moves}\nd\ngo depth 3\n"
     )
     fen = next(line for line in lines if line.startswith("Fen: "))
-    assert fen == "Fen: rnb1kbnr/ppp1pppp/8/q7/4P3/2N5/PPPP1PPP/R1BQKBNR[p] b KQkq - 3 4"  # python-chess 1.11.2
+    assert (
+        fen == "Fen: rnb1kbnr/ppp1pppp/8/q7/4P3/2N5/PPPP1PPP/R1BQKBNR[p] b KQkq - 3 4"
+    )  # python-chess 1.11.2
     assert bestmove(lines) in variant_position("crazyhouse", None, moves.split())["legal_moves"]
 
 
@@ -145,7 +147,9 @@ def test_time_limits_hold_in_variants() -> None:
 
 def test_engine_play_variant_and_drop_moves() -> None:
     engine = Engine(hash_mb=8)
-    played = engine.play_variant("crazyhouse", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1", [], Limit(depth=3))
+    played = engine.play_variant(
+        "crazyhouse", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1", [], Limit(depth=3)
+    )
     assert played.move is not None and played.move.drop == 5
     assert played.info["score"].white().mate() == 1
     # White has given two checks already (1 left): Qh5+ wins.
@@ -200,3 +204,21 @@ def test_a_short_game_against_fairy_stockfish_stays_legal(name: str) -> None:
         fsf.stdin.close()
         fsf.wait(timeout=10)
         fsf.stdout.close()
+
+
+def test_engine_play_takes_a_board_that_plays_a_variant() -> None:
+    """A board with ``uci_variant`` (here python-chess's own, the oracle) is searched by the
+    variant's rules from its root and move stack."""
+    import chess.variant
+
+    board = chess.variant.AtomicBoard()
+    for uci in ["e2e4", "d7d5", "g1f3"]:
+        board.push_uci(uci)
+    engine = Engine(hash_mb=8)
+    played = engine.play(board, Limit(depth=3))  # type: ignore[arg-type]
+    assert played.move is not None
+    assert chess.Move.from_uci(played.move.uci()) in board.legal_moves
+    info = engine.analyse(
+        chess.variant.CrazyhouseBoard("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"), Limit(depth=3)
+    )  # type: ignore[arg-type]
+    assert info["score"].white().mate() == 1

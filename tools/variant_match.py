@@ -199,7 +199,7 @@ def pgn(game: Game, names: list[str], variant: str, number: int) -> str:
     for i, san in enumerate(state["san"]):
         body.append((f"{i // 2 + 1}. " if i % 2 == 0 else "") + san)
     headers = [
-        f'[Event "variant match"]',
+        '[Event "variant match"]',
         f'[Round "{number}"]',
         f'[White "{white}"]',
         f'[Black "{black}"]',
@@ -207,14 +207,18 @@ def pgn(game: Game, names: list[str], variant: str, number: int) -> str:
         f'[Variant "{variant}"]',
         f'[Termination "{game.reason}"]',
     ]
-    return "\n".join(headers) + "\n\n" + " ".join(body + [game.result]) + "\n"
+    return "\n".join(headers) + "\n\n" + " ".join([*body, game.result]) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", required=True)
     parser.add_argument(
-        "--engine", nargs="+", action="append", required=True, metavar="WORD",
+        "--engine",
+        nargs="+",
+        action="append",
+        required=True,
+        metavar="WORD",
         help="cmd=... [name=...] [option.NAME=VALUE ...]; give two",
     )
     parser.add_argument("--games", type=int, default=8, help="games (pairs: colours swapped)")

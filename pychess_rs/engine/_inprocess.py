@@ -567,9 +567,9 @@ def _variant_game(board: object) -> tuple[str, str | None, list[str]] | None:
     variant = getattr(board, "uci_variant", "chess")
     if not isinstance(variant, str) or variant == "chess":
         return None
-    root = board.root() if hasattr(board, "root") else board
+    root: Any = board.root() if hasattr(board, "root") else board
     moves = [m.uci() for m in getattr(board, "move_stack", [])]
-    return variant, root.fen(), moves
+    return variant, str(root.fen()), moves
 
 
 def _check_board(board: object) -> None:

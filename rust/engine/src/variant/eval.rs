@@ -63,7 +63,7 @@ fn attacked_by(board: &Board, color: Color) -> Bitboard {
     let mut all = Bitboard(0);
     for sq in board.by_color(color) {
         if let Some(role) = board.role_at(sq) {
-            all = all | attacks::attacks(role, color, sq, occupied);
+            all |= attacks::attacks(role, color, sq, occupied);
         }
     }
     all

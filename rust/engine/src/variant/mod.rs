@@ -99,7 +99,6 @@ fn is_noisy(position: &VariantBoard, m: Move) -> bool {
     is_capture(position, m) || matches!(m.kind, MoveKind::Promotion(_))
 }
 
-
 /// MVV-LVA, promotions first among equals.
 fn capture_score(position: &VariantBoard, m: Move) -> i32 {
     let board = position.board();

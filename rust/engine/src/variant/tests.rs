@@ -205,7 +205,11 @@ fn antichess_capture_chains_stay_within_limits() {
     };
     let result = engine.search_variant(&root, &[], &limits, &control, &mut |_| {});
     assert!(root.legal_moves().contains(&result.best.unwrap()));
-    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
     let nodes = result.lines.last().map_or(0, |l| l.nodes);
     assert!(nodes < 300 * 16 + 100, "{nodes}");
 }

@@ -9,8 +9,8 @@
 //! ```
 
 use crate::errors::Result;
-use pychess_core::variant::{Variant, VariantBoard};
 use pychess_core::notation::uci::UciDrop;
+use pychess_core::variant::{Variant, VariantBoard};
 use pychess_core::{Color, Move, UciMove};
 use pychess_engine::variant::search_key;
 use pyo3::exceptions::PyValueError;
