@@ -4,9 +4,12 @@ engine's variant search; a short game per variant against Fairy-Stockfish when i
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import subprocess
+import time
+from typing import Any
 
 import pytest
 
@@ -15,7 +18,7 @@ from pychess_rs._core import Searcher, variant_position
 from pychess_rs.uci import UciSession
 
 FAIRY_STOCKFISH = shutil.which("fairy-stockfish") or (
-    "/usr/games/fairy-stockfish" if shutil.os.path.exists("/usr/games/fairy-stockfish") else None
+    "/usr/games/fairy-stockfish" if os.path.exists("/usr/games/fairy-stockfish") else None
 )
 
 # Fairy-Stockfish's names, in the order the loop offers them.
@@ -140,9 +143,31 @@ def test_time_limits_hold_in_variants() -> None:
         "setoption name UCI_Variant value crazyhouse\n"
         "position startpos\ngo wtime 300 btime 300\nisready\n"
     )
-    assert lines[-1].startswith("bestmove") or "readyok" in lines
+    assert any(line.startswith("bestmove ") for line in lines)
     info = [line for line in lines if line.startswith("info depth")]
     assert info and int(info[-1].split(" time ")[1].split()[0]) < 1000
+
+
+def test_infinite_search_waits_for_stop() -> None:
+    out = io.StringIO()
+    stdin_lines = [
+        "setoption name UCI_Variant value racingkings\n",
+        "position startpos\n",
+        "go infinite\n",
+    ]
+
+    def script() -> Any:
+        yield from stdin_lines
+        time.sleep(0.3)
+        assert not any(line.startswith("bestmove") for line in out.getvalue().splitlines())
+        yield "stop\n"
+        yield "isready\n"
+
+    assert UciSession(script(), out).run() == 0
+    lines = out.getvalue().splitlines()
+    best = [line for line in lines if line.startswith("bestmove ")]
+    assert len(best) == 1
+    assert best[0].split()[1] in variant_position("racingkings")["legal_moves"]
 
 
 def test_engine_play_variant_and_drop_moves() -> None:
