@@ -1,7 +1,7 @@
 """Type stubs for the native module ``pychess_rs._core`` (the Rust bindings)."""
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypedDict, final
 
 from typing_extensions import Self
@@ -529,6 +529,24 @@ class Searcher:
         control: SearchControl | None = None,
         on_info: Callable[[SearchInfo], object] | None = None,
     ) -> SearchResult: ...
+    def search_variant(
+        self,
+        variant: str,
+        fen: str | None = None,
+        moves: Sequence[str] = ...,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+        mate: int | None = None,
+        time_left: float | None = None,
+        increment: float = 0.0,
+        moves_to_go: int | None = None,
+        infinite: bool = False,
+        searchmoves: Sequence[str | Move] | None = None,
+        control: SearchControl | None = None,
+        on_info: Callable[[SearchInfo], object] | None = None,
+    ) -> SearchResult: ...
 
 def engine_option_ranges() -> dict[str, tuple[int, int]]: ...
 def uci_options() -> list[
@@ -543,6 +561,9 @@ def uci_options() -> list[
 ]: ...
 def check_uci_option(name: str, value: int) -> int: ...
 def bench(depth: int = 8) -> tuple[int, float, int]: ...
+def variant_position(
+    variant: str, fen: str | None = None, moves: Sequence[str] = ...
+) -> dict[str, Any]: ...
 
 # ---- PGN (rust/python/src/pgn.rs) ----------------------------------------------------------
 

@@ -19,6 +19,22 @@ answered with ``info string ...`` and changes nothing; stdout carries protocol o
 Chess rules stay in the core: positions and moves are read with the :class:`Board` API
 (``UCI_Chess960`` picks the castling notation: king takes rook when on, ``e1g1`` when off).
 
+``UCI_Variant`` (a combo, Fairy-Stockfish's names: ``chess``, ``3check``, ``antichess``,
+``atomic``, ``crazyhouse``, ``giveaway``, ``horde``, ``kingofthehill``, ``racingkings``,
+``suicide``) plays a variant: ``position startpos|fen ... moves ...`` is then read with the
+variant's rules by the core's variant board (drops ``P@e4`` in crazyhouse; a move that is not
+legal is answered with ``info string`` and leaves the position as it was), and ``go``
+runs the engine's variant search (one thread, no book, no tablebases; a variant's win or
+loss is a ``score mate``). Changing the variant starts its initial position::
+
+    >>> out = io.StringIO()
+    >>> UciSession(io.StringIO("setoption name UCI_Variant value kingofthehill\\n"
+    ...                        "position fen 8/8/8/8/8/3K4/8/7k w - - 0 1\\ngo depth 3\\n"),
+    ...            out).run()
+    0
+    >>> out.getvalue().splitlines()[-1] in ("bestmove d3d4", "bestmove d3e4")
+    True
+
 With ``OwnBook`` on and a ``BookFile`` set, ``go`` is answered from the Polyglot book when the
 position is in it: ``info string book move e2e4`` and the ``bestmove`` at once, no search. The
 move is chosen by weight with ``BookSeed`` mixed with the position's key (the same position
@@ -47,6 +63,7 @@ from ._core import (
     bench,
     check_uci_option,
     uci_options,
+    variant_position,
 )
 
 if TYPE_CHECKING:
@@ -95,7 +112,29 @@ class _Button:
     key: str
 
 
-_Option = Union[_Spin, _Check, _Text, _Button]
+@dataclasses.dataclass(frozen=True)
+class _Combo:
+    name: str
+    key: str
+    default: str
+    choices: tuple[str, ...]
+
+
+_Option = Union[_Spin, _Check, _Text, _Button, _Combo]
+
+#: ``UCI_Variant``'s values: Fairy-Stockfish's names of the variants the core plays.
+_VARIANTS = (
+    "chess",
+    "3check",
+    "antichess",
+    "atomic",
+    "crazyhouse",
+    "giveaway",
+    "horde",
+    "kingofthehill",
+    "racingkings",
+    "suicide",
+)
 
 # The options the session keeps for itself: the search never sees them.
 _OWN_KEYS = frozenset(
@@ -108,6 +147,7 @@ _OWN_KEYS = frozenset(
         "syzygy",
         "syzygy_probe_depth",
         "syzygy_50_move_rule",
+        "variant",
     )
 )
 
@@ -128,6 +168,7 @@ def _options() -> tuple[_Option, ...]:
             options.append(_Text(name, key, str(default)))
         else:
             options.append(_Button(name, key))
+    options.append(_Combo("UCI_Variant", "variant", "chess", _VARIANTS))
     return tuple(options)
 
 
@@ -141,6 +182,9 @@ def _option_line(option: _Option) -> str:
         return f"option name {option.name} type check default {str(option.default).lower()}"
     if isinstance(option, _Text):
         return f"option name {option.name} type string default {option.default or '<empty>'}"
+    if isinstance(option, _Combo):
+        choices = "".join(f" var {choice}" for choice in option.choices)
+        return f"option name {option.name} type combo default {option.default}{choices}"
     return f"option name {option.name} type button"
 
 
@@ -265,6 +309,10 @@ class UciSession:
         self._searcher = Searcher(**self._engine_options())
         self._book: EngineBook | None = None
         self._board = Board()
+        # A variant game: its start FEN (None: the variant's start position), its moves,
+        # and what the core says of the position after them.
+        self._variant_game: tuple[str | None, list[str]] = (None, [])
+        self._variant_state: dict[str, Any] | None = None
         self._thread: threading.Thread | None = None
         self._control: SearchControl | None = None
         self._handlers: dict[str, Callable[[list[str]], bool]] = {
@@ -347,25 +395,48 @@ class UciSession:
         self._thread = None
         self._control = None
 
-    def _search(self, board: Board, arguments: dict[str, Any], control: SearchControl) -> None:
-        """The search thread: search, then ``bestmove``, whatever happens."""
+    def _search(
+        self, board: Board | None, arguments: dict[str, Any], control: SearchControl
+    ) -> None:
+        """The search thread: search, then ``bestmove``, whatever happens. ``board`` is
+        ``None`` in a variant: the variant game is searched."""
         result: SearchResult | None = None
         try:
-            result = self._searcher.search(
-                board, control=control, on_info=self._send_info, **arguments
-            )
+            if board is None:
+                fen, moves = self._variant_game
+                result = self._searcher.search_variant(
+                    str(self._values["variant"]),
+                    fen,
+                    moves,
+                    control=control,
+                    on_info=self._send_info,
+                    **arguments,
+                )
+            else:
+                result = self._searcher.search(
+                    board, control=control, on_info=self._send_info, **arguments
+                )
         except Exception as e:
             self._say(f"search failed: {type(e).__name__}: {_quote(str(e))}")
+        best: Move | str | None
+        ponder: Move | str | None
         if result is not None:
             best, ponder = result.best, result.ponder
+        elif board is None:
+            legal = self._variant_state["legal_moves"] if self._variant_state else []
+            best, ponder = (legal[0] if legal else None), None
         else:
             best, ponder = next(iter(board.legal_moves), None), None
+        if isinstance(best, Move):
+            best = best.uci()
+        if isinstance(ponder, Move):
+            ponder = ponder.uci()
         if best is None:
             self.send("bestmove 0000")
         elif ponder is not None:
-            self.send(f"bestmove {best.uci()} ponder {ponder.uci()}")
+            self.send(f"bestmove {best} ponder {ponder}")
         else:
-            self.send(f"bestmove {best.uci()}")
+            self.send(f"bestmove {best}")
 
     def _send_info(self, info: SearchInfo) -> None:
         self.send(_format_info(info))
@@ -398,7 +469,26 @@ class UciSession:
         self._finish_search()
         self._searcher.clear()
         self._board = Board(chess960=bool(self._values["chess960"]))
+        self._set_variant_game(None, [])
         return True
+
+    def _variant(self) -> str | None:
+        """The variant played, or ``None`` for chess."""
+        variant = str(self._values["variant"])
+        return None if variant == "chess" else variant
+
+    def _set_variant_game(self, fen: str | None, moves: list[str]) -> None:
+        """Reads a variant game with the core's rules (raising :exc:`_CommandError` for a
+        bad FEN or move) and makes it the position; nothing changes in chess."""
+        variant = self._variant()
+        if variant is None:
+            self._variant_game, self._variant_state = (None, []), None
+            return
+        try:
+            state = variant_position(variant, fen, moves)
+        except ValueError as e:
+            raise _CommandError(f"position: {e}") from None
+        self._variant_game, self._variant_state = (fen, list(moves)), state
 
     def _engine_options(self) -> SearcherOptions:
         values = self._values
@@ -424,6 +514,20 @@ class UciSession:
         if isinstance(option, _Button):
             self._finish_search()
             self._searcher.clear()
+            return True
+        if isinstance(option, _Combo):
+            choice = next((c for c in option.choices if value and c == value.lower()), None)
+            if choice is None:
+                raise _CommandError(
+                    f"setoption: {option.name} expects one of {', '.join(option.choices)},"
+                    f" got {_quote(value or '')}"
+                )
+            self._finish_search()
+            if choice != self._values[option.key]:
+                self._values[option.key] = choice
+                self._searcher.clear()
+                self._board = Board(chess960=bool(self._values["chess960"]))
+                self._set_variant_game(None, [])
             return True
         if isinstance(option, _Text):
             # An empty string is sent as no value at all, or as `<empty>`.
@@ -519,6 +623,8 @@ class UciSession:
             raise _CommandError("position: expected 'startpos' or 'fen <fen>'")
         chess960 = bool(self._values["chess960"])
         moves_at = args.index("moves") if "moves" in args else len(args)
+        if self._variant() is not None:
+            return self._variant_position(args, moves_at)
         if args[0] == "startpos":
             if moves_at != 1:
                 raise _CommandError(f"position: unexpected {_quote(' '.join(args[1:moves_at]))}")
@@ -547,11 +653,70 @@ class UciSession:
         self._board = board
         return True
 
+    def _variant_position(self, args: list[str], moves_at: int) -> bool:
+        """``position`` in a variant: the FEN and moves read by the core's variant rules."""
+        if args[0] == "startpos":
+            if moves_at != 1:
+                raise _CommandError(f"position: unexpected {_quote(' '.join(args[1:moves_at]))}")
+            fen = None
+        elif args[0] == "fen":
+            fen = " ".join(args[1:moves_at])
+        else:
+            raise _CommandError(f"position: expected 'startpos' or 'fen', got {_quote(args[0])}")
+        self._set_variant_game(fen, args[moves_at + 1 :])
+        return True
+
+    def _go_variant(self, go: _Go) -> bool:
+        """``go`` in a variant: the engine's variant search on its own thread."""
+        state = self._variant_state
+        if state is None:
+            self._set_variant_game(None, [])
+            state = self._variant_state
+        assert state is not None
+        if go.perft_asked:
+            self._say("go perft: not available in variants (use pychess-rs perft --variant)")
+            return True
+        arguments = self._go_arguments(go, bool(state["turn"]))
+        legal = state["legal_moves"]
+        searchmoves = [text for text in go.searchmoves if text in legal]
+        for text in go.searchmoves:
+            if text not in legal:
+                self._say(f"go: searchmoves {_quote(text)} ignored: not legal here")
+        arguments["searchmoves"] = searchmoves or None
+        control = SearchControl(pondering="ponder" in go.flags)
+        thread = threading.Thread(
+            target=self._search, args=(None, arguments, control), name="uci-search", daemon=True
+        )
+        self._control = control
+        self._thread = thread
+        thread.start()
+        return True
+
+    def _go_arguments(self, go: _Go, white: bool) -> dict[str, Any]:
+        """The search limits ``go`` asks for, for the side to move (``white``)."""
+        values = go.values
+        time_left = values.get("wtime" if white else "btime")
+        increment = values.get("winc" if white else "binc", 0)
+        moves_to_go = values.get("movestogo")
+        return {
+            "depth": self._positive("depth", values.get("depth")),
+            "nodes": self._positive("nodes", values.get("nodes")),
+            "mate": self._positive("mate", values.get("mate")),
+            # Some GUIs send a negative clock once the flag has fallen: no time left.
+            "movetime": max(values["movetime"], 0) / 1000 if "movetime" in values else None,
+            "time_left": max(time_left, 0) / 1000 if time_left is not None else None,
+            "increment": max(increment, 0) / 1000,
+            "moves_to_go": moves_to_go if moves_to_go is not None and moves_to_go > 0 else None,
+            "infinite": "infinite" in go.flags,
+        }
+
     def _go(self, args: list[str]) -> bool:
         go = _parse_go(args)
         for warning in go.warnings:
             self._say(warning)
         self._finish_search()
+        if self._variant() is not None:
+            return self._go_variant(go)
         board = self._board
         if go.perft_asked:
             if go.perft is not None:
@@ -568,23 +733,8 @@ class UciSession:
                 searchmoves.append(board.parse_uci(text))
             except ValueError as e:
                 self._say(f"go: searchmoves {_quote(text)} ignored: {e}")
-        values = go.values
-        white = board.turn
-        time_left = values.get("wtime" if white else "btime")
-        increment = values.get("winc" if white else "binc", 0)
-        moves_to_go = values.get("movestogo")
-        arguments: dict[str, Any] = {
-            "depth": self._positive("depth", values.get("depth")),
-            "nodes": self._positive("nodes", values.get("nodes")),
-            "mate": self._positive("mate", values.get("mate")),
-            # Some GUIs send a negative clock once the flag has fallen: no time left.
-            "movetime": max(values["movetime"], 0) / 1000 if "movetime" in values else None,
-            "time_left": max(time_left, 0) / 1000 if time_left is not None else None,
-            "increment": max(increment, 0) / 1000,
-            "moves_to_go": moves_to_go if moves_to_go is not None and moves_to_go > 0 else None,
-            "infinite": "infinite" in go.flags,
-            "searchmoves": searchmoves or None,
-        }
+        arguments = self._go_arguments(go, board.turn)
+        arguments["searchmoves"] = searchmoves or None
         control = SearchControl(pondering="ponder" in go.flags)
         thread = threading.Thread(
             target=self._search, args=(board, arguments, control), name="uci-search", daemon=True
@@ -612,6 +762,14 @@ class UciSession:
         self.send(f"Nodes searched: {sum(divided.values())}")
 
     def _display(self, _args: list[str]) -> bool:
+        state = self._variant_state
+        if self._variant() is not None and state is not None:
+            self.send(f"Variant: {state['variant']}")
+            self.send(f"Fen: {state['fen']}")
+            self.send(f"Legal moves: {' '.join(state['legal_moves'])}")
+            if state["outcome"] is not None:
+                self.send(f"Outcome: {' '.join(state['outcome'])}")
+            return True
         for line in str(self._board).splitlines():
             self.send(line)
         self.send("")

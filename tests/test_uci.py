@@ -157,6 +157,7 @@ def test_handshake_lists_every_option() -> None:
         "SyzygyPath",
         "SyzygyProbeDepth",
         "Syzygy50MoveRule",
+        "UCI_Variant",
     ]
     assert "option name Skill Level type spin default 20 min 0 max 20" in lines
     assert "option name OwnBook type check default false" in lines

@@ -12,6 +12,22 @@
     >>> info["score"].white()
     Mate(+1)
 
+Variants (Fairy-Stockfish's ``UCI_Variant`` names or python-chess's aliases) are searched
+from a FEN and UCI moves by :meth:`Engine.play_variant` and :meth:`Engine.analyse_variant`
+(the rules are the core's; a variant win is a mate score)::
+
+    >>> engine.play_variant("kingofthehill", "8/8/8/8/8/3K4/8/7k w - - 0 1", [],
+    ...                     chess.Limit(depth=3)).move in (Move.from_uci("d3d4"),
+    ...                                                   Move.from_uci("d3e4"))
+    True
+    >>> engine.play_variant("crazyhouse", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1", [],
+    ...                     chess.Limit(depth=3)).move.drop
+    5
+
+A board that says it plays a variant (``board.uci_variant`` other than ``"chess"``, as the
+variant boards of ``pychess_rs.variant`` do) is searched by :meth:`Engine.play` and
+:meth:`Engine.analyse` with the variant's rules, from its root position and move stack.
+
 The search runs in Rust with the GIL released, so another thread may call
 :meth:`Engine.stop` (or :meth:`Engine.ponderhit`) while :meth:`Engine.play` or
 :meth:`Engine.analyse` runs. Scores follow python-chess: a :class:`PovScore` holds a
@@ -36,6 +52,7 @@ from .._core import (
     SearchInfo,
     check_uci_option,
     engine_option_ranges,
+    variant_position,
 )
 from ._info import InfoDict
 from ._limits import Limit, PlayResult
@@ -293,6 +310,11 @@ class Engine:
         :raises: :exc:`LimitError` for a bad limit, :exc:`IllegalMoveError` for an illegal
             root move, :exc:`RuntimeError` if the engine failed.
         """
+        game = _variant_game(board)
+        if game is not None:
+            return self.play_variant(
+                *game, limit, root_moves=root_moves, pondering=pondering, on_info=on_info
+            )
         if self._book is not None and not pondering and root_moves is None:
             _check_board(board)
             _search_arguments(limit, board.turn)  # a bad limit is refused with a book too
@@ -344,11 +366,127 @@ class Engine:
         :raises: :exc:`LimitError` for a bad limit, :exc:`EngineOptionError` for a bad
             ``multipv``, :exc:`IllegalMoveError` for an illegal root move.
         """
+        game = _variant_game(board)
+        if game is not None:
+            if multipv is None:
+                return self.analyse_variant(*game, limit, root_moves=root_moves, on_info=on_info)
+            return self.analyse_variant(
+                *game, limit, multipv=multipv, root_moves=root_moves, on_info=on_info
+            )
         result, turn = self._search(board, limit, root_moves, False, on_info, multipv)
         infos = [_info_dict(line, turn) for line in result.lines]
         if multipv is None:
             return infos[0] if infos else InfoDict()
         return infos
+
+    def play_variant(
+        self,
+        variant: str,
+        fen: str | None,
+        moves: Iterable[str | Move],
+        limit: Limit,
+        *,
+        root_moves: Iterable[str | Move] | None = None,
+        pondering: bool = False,
+        on_info: Callable[[InfoDict], object] | None = None,
+    ) -> PlayResult:
+        """Chooses a move in a variant: ``variant`` (``"atomic"``, ``"crazyhouse"``, ...),
+        the game from ``fen`` (the variant's start position when ``None``) after ``moves``
+        (UCI text or :class:`Move`; they count for repetitions). As :meth:`play` otherwise,
+        without the book; drops come back as moves with ``drop`` set.
+
+        :raises: :exc:`ValueError` for an unknown variant, a bad FEN or an illegal move,
+            :exc:`LimitError` for a bad limit.
+        """
+        result, turn = self._search_variant(
+            variant, fen, moves, limit, root_moves, pondering, on_info, None
+        )
+        lines = result.lines
+        info = _info_dict(lines[0], turn) if lines else InfoDict()
+        return PlayResult(result.best, result.ponder, info)
+
+    @overload
+    def analyse_variant(
+        self,
+        variant: str,
+        fen: str | None,
+        moves: Iterable[str | Move],
+        limit: Limit,
+        *,
+        multipv: None = None,
+        root_moves: Iterable[str | Move] | None = None,
+        on_info: Callable[[InfoDict], object] | None = None,
+    ) -> InfoDict: ...
+
+    @overload
+    def analyse_variant(
+        self,
+        variant: str,
+        fen: str | None,
+        moves: Iterable[str | Move],
+        limit: Limit,
+        *,
+        multipv: int,
+        root_moves: Iterable[str | Move] | None = None,
+        on_info: Callable[[InfoDict], object] | None = None,
+    ) -> list[InfoDict]: ...
+
+    def analyse_variant(
+        self,
+        variant: str,
+        fen: str | None,
+        moves: Iterable[str | Move],
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        root_moves: Iterable[str | Move] | None = None,
+        on_info: Callable[[InfoDict], object] | None = None,
+    ) -> InfoDict | list[InfoDict]:
+        """:meth:`analyse` for a variant game (arguments as :meth:`play_variant`).
+
+        :raises: :exc:`ValueError` for an unknown variant, a bad FEN or an illegal move,
+            :exc:`LimitError` for a bad limit.
+        """
+        result, turn = self._search_variant(
+            variant, fen, moves, limit, root_moves, False, on_info, multipv
+        )
+        infos = [_info_dict(line, turn) for line in result.lines]
+        if multipv is None:
+            return infos[0] if infos else InfoDict()
+        return infos
+
+    def _search_variant(
+        self,
+        variant: str,
+        fen: str | None,
+        moves: Iterable[str | Move],
+        limit: Limit,
+        root_moves: Iterable[str | Move] | None,
+        pondering: bool,
+        on_info: Callable[[InfoDict], object] | None,
+        multipv: int | None,
+    ) -> tuple[Any, bool]:
+        texts = [m if isinstance(m, str) else m.uci() for m in moves]
+        turn = bool(variant_position(variant, fen, texts)["turn"])
+        arguments = _search_arguments(limit, turn)
+        searchmoves = (
+            [m if isinstance(m, str) else m.uci() for m in root_moves]
+            if root_moves is not None
+            else None
+        )
+
+        def run(control: SearchControl, report: Callable[[SearchInfo], None] | None) -> Any:
+            return self._searcher.search_variant(
+                variant,
+                fen,
+                texts,
+                searchmoves=searchmoves,
+                control=control,
+                on_info=report,
+                **arguments,
+            )
+
+        return self._run(run, turn, pondering, on_info, multipv), turn
 
     def _search(
         self,
@@ -364,6 +502,23 @@ class Engine:
         arguments = _search_arguments(limit, turn)
         searchmoves = list(root_moves) if root_moves is not None else None
 
+        def run(control: SearchControl, report: Callable[[SearchInfo], None] | None) -> Any:
+            return self._searcher.search(
+                board, searchmoves=searchmoves, control=control, on_info=report, **arguments
+            )
+
+        return self._run(run, turn, pondering, on_info, multipv), turn
+
+    def _run(
+        self,
+        run: Callable[[SearchControl, Callable[[SearchInfo], None] | None], Any],
+        turn: bool,
+        pondering: bool,
+        on_info: Callable[[InfoDict], object] | None,
+        multipv: int | None,
+    ) -> Any:
+        """One search by ``run`` under the engine's locks, ``multipv`` set for it alone."""
+
         def report(info: SearchInfo) -> None:
             if on_info is not None:
                 on_info(_info_dict(info, turn))
@@ -376,19 +531,13 @@ class Engine:
             with self._control_lock:
                 self._control = control
             try:
-                result = self._searcher.search(
-                    board,
-                    searchmoves=searchmoves,
-                    control=control,
-                    on_info=report if on_info is not None else None,
-                    **arguments,
-                )
+                result = run(control, report if on_info is not None else None)
             finally:
                 with self._control_lock:
                     self._control = None
                 if self._searcher.options != saved:
                     self._searcher.configure(**saved)
-        return result, turn
+        return result
 
     def close(self) -> None:
         """Stops a running search (python-chess engines must be closed; this one need not)."""
@@ -411,6 +560,16 @@ class Engine:
         if self._syzygy is not None:
             options += f", syzygy={self._syzygy!r}"
         return f"Engine({options})"
+
+
+def _variant_game(board: object) -> tuple[str, str | None, list[str]] | None:
+    """``(variant, root FEN, UCI moves)`` of a board that plays a variant, else ``None``."""
+    variant = getattr(board, "uci_variant", "chess")
+    if not isinstance(variant, str) or variant == "chess":
+        return None
+    root: Any = board.root() if hasattr(board, "root") else board
+    moves = [m.uci() for m in getattr(board, "move_stack", [])]
+    return variant, str(root.fen()), moves
 
 
 def _check_board(board: object) -> None:

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .._book import BookPath
 from .._core import Piece
 from ..engine import Limit
-from .games import GameError, Games, levels
+from .games import GameError, Games, levels, variants
 
 __all__ = ["MAX_BODY", "TOKEN_HEADER", "create_app", "piece_images"]
 
@@ -217,7 +217,7 @@ def create_app(
         return HTMLResponse(text, headers={"Cache-Control": "no-store", **_PAGE_HEADERS})
 
     async def config(request: Request) -> Response:
-        return JSONResponse({"levels": levels(), **piece_images()})
+        return JSONResponse({"levels": levels(), "variants": variants(), **piece_images()})
 
     async def new_game(request: Request) -> Response:
         data = await _body(request)
@@ -233,6 +233,7 @@ def create_app(
             level=_text({"level": level}, "level") or "3",
             fen=_text(data, "fen") or None,
             white_at_bottom=flip,
+            variant=_text(data, "variant", default="chess") or "chess",
         )
         return JSONResponse(game.state(), status_code=201)
 

@@ -14,7 +14,7 @@ import threading
 from typing import Any, Callable
 
 from .._book import BookPath, random_seed
-from .._core import Board, Move
+from .._core import Board, Move, variant_position
 from ..engine import Limit
 from ..play import record
 from ..play.engine_player import LEVELS, EnginePlayer, Strength, parse_level
@@ -28,8 +28,9 @@ from ..play.session import (
     side_name,
 )
 from ..types import Color
+from .variant_games import VARIANT_NAMES, VariantGame
 
-__all__ = ["MAX_GAMES", "Game", "GameError", "Games", "levels", "status_words"]
+__all__ = ["MAX_GAMES", "Game", "GameError", "Games", "levels", "status_words", "variants"]
 
 #: Games kept at once; past it the least recently used one is dropped (each engine player
 #: holds a hash table, so the number is kept small).
@@ -545,7 +546,7 @@ class Games:
         self.book = book
         self.book_seed = book_seed
         self.syzygy = syzygy
-        self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
+        self._games: collections.OrderedDict[str, Game | VariantGame] = collections.OrderedDict()
         self._lock = threading.Lock()
 
     def new(
@@ -556,11 +557,17 @@ class Games:
         level: str,
         fen: str | None,
         white_at_bottom: bool | None = None,
-    ) -> Game:
-        """A new game; the engine starts at once when it has the first move.
+        variant: str = "chess",
+    ) -> Game | VariantGame:
+        """A new game (of ``variant``, a name of :data:`VARIANT_NAMES`); the engine starts at
+        once when it has the first move.
 
-        :raises: :exc:`GameError` 400 for a bad player, level or FEN.
+        :raises: :exc:`GameError` 400 for a bad player, level, variant or FEN.
         """
+        if variant not in VARIANT_NAMES:
+            raise GameError(
+                400, f"variant must be one of {', '.join(VARIANT_NAMES)}, got {variant!r}"
+            )
         for name, who in (("white", white), ("black", black)):
             if who not in ("human", "engine"):
                 raise GameError(400, f"{name} must be 'human' or 'engine', got {who!r}")
@@ -569,7 +576,12 @@ class Games:
         except ValueError as e:
             raise GameError(400, str(e)) from None
         board = Board()
-        if fen is not None:
+        if fen is not None and variant != "chess":
+            try:
+                variant_position(variant, fen, [])
+            except ValueError as e:
+                raise GameError(400, f"bad FEN: {e}") from None
+        elif fen is not None:
             try:
                 board = Board(fen)
             except ValueError as e:
@@ -595,9 +607,24 @@ class Games:
         }
         if white_at_bottom is None:
             white_at_bottom = not (black == "human" and white == "engine")
-        game = Game(
-            secrets.token_hex(8), board, players, white_at_bottom=white_at_bottom, spawn=self.spawn
-        )
+        game: Game | VariantGame
+        if variant != "chess":
+            game = VariantGame(
+                secrets.token_hex(8),
+                variant,
+                fen,
+                players,
+                white_at_bottom=white_at_bottom,
+                spawn=self.spawn,
+            )
+        else:
+            game = Game(
+                secrets.token_hex(8),
+                board,
+                players,
+                white_at_bottom=white_at_bottom,
+                spawn=self.spawn,
+            )
         with self._lock:
             self._games[game.id] = game
             while len(self._games) > MAX_GAMES:
@@ -606,7 +633,7 @@ class Games:
         game.start_engine()
         return game
 
-    def get(self, game_id: str) -> Game:
+    def get(self, game_id: str) -> Game | VariantGame:
         """The game ``game_id``.
 
         :raises: :exc:`GameError` 404 when there is none.
@@ -631,3 +658,8 @@ class Games:
 def levels() -> list[dict[str, str]]:
     """The named engine levels for the new-game form: ``{"value": "3", "name": ...}``."""
     return [{"value": str(n), "name": parse_level(str(n)).name} for n in range(1, LEVELS + 1)]
+
+
+def variants() -> list[dict[str, str]]:
+    """The variants for the new-game form: ``{"value": "atomic", "name": "Atomic"}``."""
+    return [{"value": value, "name": name} for value, name in VARIANT_NAMES.items()]

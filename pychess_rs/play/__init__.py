@@ -24,6 +24,9 @@ def run(args: argparse.Namespace) -> int:
     from .render import detect_style
     from .session import Session
 
+    variant = getattr(args, "variant", "chess")
+    if variant != "chess":
+        return run_variant(args)
     try:
         board = start_position(args)
         limit = search_limit(args)
@@ -43,3 +46,32 @@ def run(args: argparse.Namespace) -> int:
         save=args.save,
     )
     return session.run()
+
+
+def run_variant(args: argparse.Namespace) -> int:
+    """``play --variant NAME``: the smaller loop of :mod:`.variant_game`."""
+    from .engine_player import parse_level
+    from .options import VARIANTS, search_limit
+    from .variant_game import VariantGame
+
+    try:
+        if args.variant not in VARIANTS:
+            raise ValueError(
+                f"--variant must be one of {', '.join(VARIANTS)}, got {args.variant!r}"
+            )
+        if args.pgn is not None or args.chess960 is not None:
+            raise ValueError("--variant takes --fen, not --pgn or --chess960")
+        limit = search_limit(args)
+        strength = parse_level(args.level)
+        engines = {
+            color: strength
+            for color, who in ((True, args.white), (False, args.black))
+            if who == "engine"
+        }
+        game = VariantGame(
+            args.variant, engines, limit, sys.stdin, sys.stdout, fen=args.fen, save=args.save
+        )
+    except ValueError as e:
+        print(f"pychess-rs play: {e}", file=sys.stderr)
+        return 2
+    return game.run()

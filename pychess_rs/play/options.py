@@ -14,7 +14,21 @@ from ..engine import Limit
 from . import record
 from .engine_player import LEVELS, EnginePlayer, describe_levels, parse_level
 
-__all__ = ["add_arguments", "players", "search_limit", "start_position"]
+__all__ = ["VARIANTS", "add_arguments", "players", "search_limit", "start_position"]
+
+#: The variants ``--variant`` plays (Fairy-Stockfish's ``UCI_Variant`` names).
+VARIANTS = (
+    "chess",
+    "3check",
+    "antichess",
+    "atomic",
+    "crazyhouse",
+    "giveaway",
+    "horde",
+    "kingofthehill",
+    "racingkings",
+    "suicide",
+)
 
 EPILOG = """\
 examples:
@@ -25,6 +39,7 @@ examples:
   pychess-rs play --chess960 --save game.pgn       a random Chess960 start
   pychess-rs play --book performance.bin           the engine opens from a Polyglot book
   pychess-rs play --syzygy ~/syzygy                the engine plays endgames from Syzygy tables
+  pychess-rs play --variant atomic                 a chess variant (crazyhouse, 3check, ...)
   printf 'f3\\ne5\\ng4\\nQh4\\n' | pychess-rs play --black human   one move per line
 
 Moves are SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); type help during the game for the
@@ -60,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="Chess960 from start position N (0..959; 518 is the standard one), random without N",
+    )
+    parser.add_argument(
+        "--variant",
+        metavar="NAME",
+        default="chess",
+        help="play a variant: " + ", ".join(VARIANTS) + " (default chess); with --fen, "
+        "the FEN is read with the variant's rules",
     )
     parser.add_argument("--flip", action="store_true", help="show the board from Black's side")
     parser.add_argument("--ascii", action="store_true", help="letters instead of Unicode pieces")

@@ -372,6 +372,7 @@ function openNewDialog(focusFen) {
   if (state) {
     // The same players as in the game on the board, unless changed here.
     const players = state.players;
+    $("variant").value = state.variant || "chess";
     $("opponent").value = !players.white.human
       ? "engine-white"
       : !players.black.human ? "engine-black" : "human";
@@ -387,6 +388,7 @@ async function startFromDialog(event) {
     white: opponent === "engine-white" ? "engine" : "human",
     black: opponent === "engine-black" ? "engine" : "human",
     level: $("level").value,
+    variant: $("variant").value,
   };
   const fen = $("fen").value.trim();
   if (fen) settings.fen = fen;
@@ -471,6 +473,13 @@ async function start() {
     $("level").appendChild(option);
   }
   $("level").value = "3";
+  for (const variant of config.variants || []) {
+    const option = document.createElement("option");
+    option.value = variant.value;
+    option.textContent = variant.name;
+    $("variant").appendChild(option);
+  }
+  $("variant").value = "chess";
   $("board").dataset.pieces = config.format;
 
   $("board").addEventListener("pointerdown", startDrag);

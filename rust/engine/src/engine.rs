@@ -71,6 +71,11 @@ impl Engine {
         self.options = options;
     }
 
+    /// The transposition table (the variant search shares it).
+    pub(crate) fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
     /// Forgets everything learnt (`ucinewgame`, `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();

@@ -14,7 +14,8 @@
 //! orders moves (SEE, MVV-LVA, the move picker) with what `history` learns (history
 //! tables, countermoves); `tt` is the lockless shared transposition table; `limits` turns
 //! clocks into time budgets; [`params`] holds every tunable; [`eval`] is the static
-//! evaluation; [`tablebase`] plays and searches with Syzygy tables; [`options`] declares the options front ends offer (names, ranges, defaults,
+//! evaluation; [`tablebase`] plays and searches with Syzygy tables; [`variant`] is the
+//! search and evaluation of the core's chess variants (`Engine::search_variant`); [`options`] declares the options front ends offer (names, ranges, defaults,
 //! the check) and `searchable` the positions a search accepts ([`check_searchable`]).
 //!
 //! Threads: `EngineOptions::threads > 1` runs Lazy SMP: helper threads search the same root
@@ -36,6 +37,7 @@ mod searchable;
 pub mod skill;
 pub mod tablebase;
 mod tt;
+pub mod variant;
 
 pub use api::{
     Bound, Clock, EngineOptions, Limits, Score, SearchControl, SearchInfo, SearchResult,

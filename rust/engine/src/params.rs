@@ -142,3 +142,53 @@ pub const RESERVE_UPPER_LIMIT_MS: u64 = 200;
 /// can stall a process for 100 ms; matches at 2+0.02 on two shared cores lost on time
 /// with 50).
 pub const RESERVE_LOWER_LIMIT_MS: u64 = 100;
+
+// ---- Variant search (`crate::variant`): hand-set values, not tuned (2026-11, issue 23).
+// Piece values are the usual ones of each variant's community (lichess/Fairy-Stockfish
+// folklore), pawn..king; the rest are first guesses checked only by the short matches
+// against Fairy-Stockfish in docs/variants.md.
+
+/// Material in chess-like variants (Horde, Racing Kings), pawn..king.
+pub const VARIANT_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
+/// Atomic: knights and bishops are worth less (explosions), queens more.
+pub const ATOMIC_VALUES: [i32; 6] = [100, 250, 300, 500, 1000, 0];
+/// Antichess: what a piece costs its owner (it must be given away); the king is a good
+/// defender and cheap to lose.
+pub const ANTICHESS_VALUES: [i32; 6] = [60, 90, 80, 110, 140, 70];
+/// Crazyhouse: a piece in hand, by role (pawns in hand are strong drops).
+pub const POCKET_VALUES: [i32; 6] = [120, 330, 340, 480, 900, 0];
+/// Crazyhouse: per enemy attack on the squares around a king (drops make attacks deadly).
+pub const ZH_KING_ATTACK: i32 = 22;
+/// Crazyhouse: per square around a king its own side does not defend and the enemy could
+/// drop on.
+pub const ZH_KING_HOLE: i32 = 12;
+/// King of the Hill: per step (king distance) nearer the centre than the enemy king.
+pub const KOTH_STEP: i32 = 45;
+/// Three-check: the worth of having given 0, 1, 2 checks (3 ends the game).
+pub const THREE_CHECK_GIVEN: [i32; 3] = [0, 150, 500];
+/// Three-check: per enemy attack near a king (checks are cheap to give).
+pub const THREE_CHECK_KING_ATTACK: i32 = 25;
+/// Racing Kings: per rank a king has climbed.
+pub const RACE_RANK: i32 = 110;
+/// Racing Kings: per square of the king's path ahead the enemy attacks.
+pub const RACE_BLOCKED: i32 = 25;
+/// Atomic: per own piece next to its own king that an enemy piece attacks (taking it
+/// explodes the king).
+pub const ATOMIC_KING_NEIGHBOUR_ATTACKED: i32 = 300;
+/// Atomic: the kings touching (neither may capture next to the other): a safe harbour.
+pub const ATOMIC_KINGS_TOUCH: i32 = 80;
+/// Horde: per rank a white pawn has advanced.
+pub const HORDE_PAWN_RANK: i32 = 6;
+/// Mobility (pseudo-legal target squares) per square, own minus enemy.
+pub const VARIANT_MOBILITY: i32 = 4;
+/// Antichess: mobility per move counts for the side to move (more choice, fewer forced
+/// give-aways).
+pub const ANTICHESS_MOBILITY: i32 = 6;
+/// Knights and bishops nearer the centre, per step of centre distance.
+pub const VARIANT_CENTRE: i32 = 6;
+/// Quiescence gives up after this many plies.
+pub const VARIANT_QS_LIMIT: usize = 16;
+/// Antichess quiescence searches forced captures without a stand-pat for this many plies,
+/// then stands pat like the other variants (capture chains branch fast: 11 million nodes
+/// at depth 1 without this bound, in a queen-trade position).
+pub const VARIANT_FORCED_QS_LIMIT: usize = 6;

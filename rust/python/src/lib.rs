@@ -51,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::uci_options, m)?)?;
     m.add_function(wrap_pyfunction!(search::check_uci_option, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
+    m.add_function(wrap_pyfunction!(search::variant_position, m)?)?;
     m.add("InvalidFenError", py.get_type::<errors::InvalidFenError>())?;
     m.add(
         "InvalidMoveError",

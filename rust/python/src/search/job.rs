@@ -4,6 +4,7 @@
 
 use super::reports::SearchInfo;
 use crate::errors::Result;
+use pychess_core::variant::VariantBoard;
 use pychess_core::Board as CoreBoard;
 use pychess_engine::{
     Engine, Limits, SearchControl as CoreControl, SearchInfo as CoreInfo,
@@ -42,10 +43,28 @@ const SEARCH_STACK_BYTES: usize = 8 << 20;
 
 pub(super) type Caught<T> = std::thread::Result<T>;
 
+/// What a search starts from: a chess position, or a variant's (searched by the engine's
+/// variant search).
+#[derive(Clone, Copy)]
+pub(super) enum Root<'a> {
+    Chess(&'a CoreBoard),
+    Variant(&'a VariantBoard),
+}
+
+impl<'a> Root<'a> {
+    /// The board whose notation the reports use (a variant's board writes drops too).
+    pub(super) fn board(self) -> &'a CoreBoard {
+        match self {
+            Root::Chess(board) => board,
+            Root::Variant(position) => position.board(),
+        }
+    }
+}
+
 /// One search with everything it borrows, run with the GIL released.
 pub(super) struct SearchJob<'a> {
     pub(super) engine: &'a Mutex<Engine>,
-    pub(super) root: &'a CoreBoard,
+    pub(super) root: Root<'a>,
     pub(super) history: &'a [u64],
     pub(super) limits: &'a Limits,
     pub(super) control: &'a CoreControl,
@@ -65,7 +84,7 @@ impl SearchJob<'_> {
             if callback_error.is_some() {
                 return;
             }
-            let info = SearchInfo::from_core(self.root, info);
+            let info = SearchInfo::from_core(self.root.board(), info);
             Python::attach(|py| {
                 if let Err(e) = callback.call1(py, (info,)) {
                     callback_error = Some(e);
@@ -73,14 +92,13 @@ impl SearchJob<'_> {
                 }
             });
         };
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            engine.search(
-                self.root,
-                self.history,
-                self.limits,
-                self.control,
-                &mut report,
-            )
+        let result = catch_unwind(AssertUnwindSafe(|| match self.root {
+            Root::Chess(root) => {
+                engine.search(root, self.history, self.limits, self.control, &mut report)
+            }
+            Root::Variant(root) => {
+                engine.search_variant(root, self.history, self.limits, self.control, &mut report)
+            }
         }));
         if result.is_err() {
             // The tables may be half-written: start afresh with the same options.

@@ -17,16 +17,19 @@
 mod job;
 mod options;
 mod reports;
+mod variant;
 
 pub use job::bench;
 pub use options::{check_uci_option, engine_option_ranges, uci_options};
 pub use reports::{SearchControl, SearchInfo, SearchResult};
+pub use variant::variant_position;
 
 use crate::board::Board;
 use crate::convert::move_arg_opt;
 use crate::errors::Result;
-use job::{lock, panic_message, SearchJob};
+use job::{lock, panic_message, Root, SearchJob};
 use options::{options_dict, with_changes};
+use pychess_core::{Move as CoreMove, UciMove};
 use pychess_engine::options::SYZYGY_PROBE_DEPTH;
 use pychess_engine::{
     check_searchable, Clock, Engine, EngineOptions, Limits, SearchControl as CoreControl, Syzygy,
@@ -72,6 +75,11 @@ struct LimitArgs<'a, 'py> {
 
 impl LimitArgs<'_, '_> {
     fn resolve(&self, board: &Board) -> Result<Limits> {
+        self.resolve_with(&|uci| Ok(board.game.resolve_uci(uci)?))
+    }
+
+    /// The limits, `searchmoves` resolved by `legal` (the move a UCI value stands for).
+    fn resolve_with(&self, legal: &dyn Fn(UciMove) -> Result<CoreMove>) -> Result<Limits> {
         let clock = match self.time_left {
             Some(time_left) => Some(Clock {
                 time_left: duration("time_left", time_left)?,
@@ -94,7 +102,7 @@ impl LimitArgs<'_, '_> {
                     ))
                     .into());
                 };
-                let legal = board.game.resolve_uci(uci)?;
+                let legal = legal(uci)?;
                 if !searchmoves.contains(&legal) {
                     searchmoves.push(legal);
                 }
@@ -251,7 +259,7 @@ impl Searcher {
         };
         let job = SearchJob {
             engine: &self.engine,
-            root: &root,
+            root: Root::Chess(&root),
             history: &history,
             limits: &limits,
             control: &control,
@@ -263,6 +271,123 @@ impl Searcher {
         }
         match outcome {
             Ok(result) => Ok(SearchResult::from_core(&root, &result)),
+            Err(payload) => Err(PyRuntimeError::new_err(format!(
+                "the engine failed: {}",
+                panic_message(payload.as_ref())
+            ))
+            .into()),
+        }
+    }
+    /// Searches a variant's position: ``variant`` (a UCI name such as ``"crazyhouse"`` or a
+    /// python-chess alias), ``fen`` (its start position when ``None``) and the UCI
+    /// ``moves`` played from it (drops as ``N@f3``; they count for repetitions). Limits,
+    /// ``control`` and ``on_info`` work as for :meth:`search`; the search runs on one
+    /// thread and without tablebases; a variant's win or loss is reported as a mate.
+    /// ``searchmoves`` holds UCI strings or :class:`Move` values.
+    ///
+    /// :raises: :exc:`ValueError` for an unknown variant, a bad FEN, an illegal move or
+    ///     negative times, :exc:`RuntimeError` if the engine failed.
+    #[pyo3(signature = (
+        variant, fen = None, moves = Vec::new(), *, depth = None, nodes = None,
+        movetime = None, mate = None, time_left = None, increment = 0.0, moves_to_go = None,
+        infinite = false, searchmoves = None, control = None, on_info = None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_variant(
+        &self,
+        py: Python<'_>,
+        variant: &str,
+        fen: Option<&str>,
+        moves: Vec<String>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        movetime: Option<f64>,
+        mate: Option<u32>,
+        time_left: Option<f64>,
+        increment: f64,
+        moves_to_go: Option<u32>,
+        infinite: bool,
+        searchmoves: Option<Bound<'_, PyAny>>,
+        control: Option<PyRef<'_, SearchControl>>,
+        on_info: Option<Py<PyAny>>,
+    ) -> Result<SearchResult> {
+        let Some(kind) = variant::find_variant(variant)? else {
+            return Err(PyValueError::new_err(
+                "search_variant takes a variant; search chess with search()",
+            )
+            .into());
+        };
+        let game = variant::replay(kind, fen, &moves)?;
+        let root = game.root;
+        let searchmoves = match searchmoves {
+            Some(items)
+                if items.is_instance_of::<pyo3::types::PyList>()
+                    || items.is_instance_of::<pyo3::types::PyTuple>() =>
+            {
+                let mut values = Vec::new();
+                for item in items.try_iter()? {
+                    let item = item?;
+                    let text: String = match item.extract::<String>() {
+                        Ok(text) => text,
+                        Err(_) => item.call_method0("uci")?.extract()?,
+                    };
+                    values.push(text);
+                }
+                values
+            }
+            Some(other) => {
+                return Err(PyTypeError::new_err(format!(
+                    "searchmoves must be a list of moves, got {}",
+                    other.repr()?
+                ))
+                .into())
+            }
+            None => Vec::new(),
+        };
+        let mut chosen = Vec::new();
+        for text in &searchmoves {
+            let legal = variant::find_legal(&root, text);
+            match legal {
+                Some(m) => chosen.push(m),
+                None => {
+                    return Err(PyValueError::new_err(format!(
+                        "searchmoves: {text:?} is not legal here"
+                    ))
+                    .into())
+                }
+            }
+        }
+        let mut limits = LimitArgs {
+            depth,
+            nodes,
+            movetime,
+            mate,
+            time_left,
+            increment,
+            moves_to_go,
+            infinite,
+            searchmoves: None,
+        }
+        .resolve_with(&|_| unreachable!("no searchmoves"))?;
+        limits.searchmoves = chosen;
+        let control = match control {
+            Some(c) => Arc::clone(&c.inner),
+            None => Arc::new(CoreControl::new(false)),
+        };
+        let job = SearchJob {
+            engine: &self.engine,
+            root: Root::Variant(&root),
+            history: &game.history,
+            limits: &limits,
+            control: &control,
+            on_info: on_info.as_ref(),
+        };
+        let (outcome, callback_error, interrupt) = py.detach(|| job.run_interruptibly());
+        if let Some(e) = interrupt.or(callback_error) {
+            return Err(e.into());
+        }
+        match outcome {
+            Ok(result) => Ok(SearchResult::from_core(root.board(), &result)),
             Err(payload) => Err(PyRuntimeError::new_err(format!(
                 "the engine failed: {}",
                 panic_message(payload.as_ref())

@@ -2,7 +2,7 @@
 //! ([`SearchControl`]), one report per `info` line ([`SearchInfo`]) and the final answer
 //! ([`SearchResult`]), each converted from the engine's types with moves in the root's UCI.
 
-use crate::moves::{intern, Move};
+use crate::moves::{from_value, Move};
 use pychess_core::{Board as CoreBoard, Move as CoreMove, UciMove};
 use pychess_engine::{
     Bound as ScoreBound, Score, SearchControl as CoreControl, SearchInfo as CoreInfo,
@@ -128,8 +128,8 @@ fn line_in_uci(root: &CoreBoard, line: &[CoreMove]) -> Vec<UciMove> {
 impl SearchInfo {
     /// The principal variation from the root.
     #[getter]
-    fn pv(&self, py: Python<'_>) -> Vec<Py<Move>> {
-        self.pv.iter().map(|&m| intern(py, m)).collect()
+    fn pv(&self, py: Python<'_>) -> PyResult<Vec<Py<Move>>> {
+        self.pv.iter().map(|&m| from_value(py, m)).collect()
     }
 
     fn __repr__(&self) -> String {
@@ -177,14 +177,14 @@ impl SearchResult {
 impl SearchResult {
     /// The move to play; ``None`` when the position has no legal move.
     #[getter]
-    fn best(&self, py: Python<'_>) -> Option<Py<Move>> {
-        self.best.map(|m| intern(py, m))
+    fn best(&self, py: Python<'_>) -> PyResult<Option<Py<Move>>> {
+        self.best.map(|m| from_value(py, m)).transpose()
     }
 
     /// The expected reply, if known.
     #[getter]
-    fn ponder(&self, py: Python<'_>) -> Option<Py<Move>> {
-        self.ponder.map(|m| intern(py, m))
+    fn ponder(&self, py: Python<'_>) -> PyResult<Option<Py<Move>>> {
+        self.ponder.map(|m| from_value(py, m)).transpose()
     }
 
     /// The last complete report of each MultiPV line, best first.
