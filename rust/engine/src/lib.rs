@@ -30,6 +30,7 @@ pub mod eval;
 mod history;
 mod limits;
 mod movepick;
+pub mod nnue;
 pub mod options;
 pub mod params;
 mod search;
