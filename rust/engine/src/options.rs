@@ -573,7 +573,8 @@ mod tests {
                 "BookSeed",
                 "SyzygyPath",
                 "SyzygyProbeDepth",
-                "Syzygy50MoveRule"
+                "Syzygy50MoveRule",
+                "EvalFile"
             ]
         );
         let Some(UciOption::Spin(skill)) = find_uci_option("SKILL level") else {
@@ -587,6 +588,8 @@ mod tests {
         );
         assert_eq!(find_uci_option("UCI_Elo").unwrap().key(), "limit_elo");
         assert_eq!(find_uci_option("ponder").unwrap().key(), "ponder");
+        assert_eq!(find_uci_option("evalfile"), Some(&EVAL_FILE));
+        assert_eq!(EVAL_FILE.key(), "eval_file");
         assert!(find_uci_option("Nonsense").is_none());
         assert_eq!(LIMIT_ELO.uci_default(), LIMIT_ELO.min);
     }
