@@ -95,3 +95,86 @@ def test_engine_bad_eval_file_raises_a_value_error(tmp_path: Path) -> None:
     assert isinstance(error.value, ValueError)
     with pytest.raises(EngineOptionError, match="cannot read network file"):
         Engine(eval_file=tmp_path / "missing.nnue")
+
+
+# ---- the trainer (tools/nnue_train.py) and the pipeline end to end ----------------------------
+
+
+def test_trainer_gradient_matches_finite_differences() -> None:
+    np = pytest.importorskip("numpy")
+    from nnue_train import Data, Network, dense, sigmoid, target
+
+    rng = np.random.default_rng(5)
+    m = 12
+    us = np.full((m, 32), 768, dtype=np.int16)
+    them = np.full((m, 32), 768, dtype=np.int16)
+    us[:, :6] = rng.integers(0, 768, (m, 6))
+    them[:, :6] = rng.integers(0, 768, (m, 6))
+    data = Data(us, them, rng.normal(0, 300, m).astype(np.float32), rng.random(m) > 0.5)
+    data.result = data.result.astype(np.float32)
+    net = Network(6, rng)
+    net.params["fb"] += 0.3
+
+    # The loss the step minimises, as a function of one parameter.
+    def loss() -> float:
+        out, _ = net.forward(dense(data.us), dense(data.them))
+        return float(np.mean((sigmoid(out) - target(data, 0.25)) ** 2))
+
+    for key, index in (("ow", 3), ("ob", 0), ("fb", 2), ("fw", (int(us[0, 0]), 1))):
+        before = net.params[key].copy()
+        eps = 1e-3
+        net.params[key][index] += eps
+        up = loss()
+        net.params[key][index] -= 2 * eps
+        down = loss()
+        net.params[key] = before
+        numeric = (up - down) / (2 * eps)
+        # One Adam step from fresh moments moves each parameter by -lr * sign(gradient).
+        fresh = Network(6, np.random.default_rng(0))
+        fresh.params = {k: v.copy() for k, v in net.params.items()}
+        fresh.step(data, 0.25, lr=1e-4)
+        moved = fresh.params[key][index] - net.params[key][index]
+        if abs(numeric) > 1e-7:
+            assert np.sign(moved) == -np.sign(numeric), (key, numeric, moved)
+
+
+def test_pipeline_end_to_end(tmp_path: Path) -> None:
+    """Self-play records -> training -> quantised file -> EvalFile in the UCI loop."""
+    np = pytest.importorskip("numpy")
+    import nnue_train
+
+    from pychess_rs import training_data
+
+    data = tmp_path / "selfplay.bin"
+    training_data.write_nnue(data, games=30, nodes=200, seed=3, threads=1)
+    records = nnue_train.read_records(data)
+    assert len(records) >= 2000
+    # The decoder agrees with the package's reader on the first record.
+    first = training_data.read_nnue(data, "bullet")[0]
+    assert records.score[0] == first.score
+    assert records.result[0] == {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[first.result]
+    assert int(np.sum(records.us[0] < 768)) == len(pychess_rs.Board(first.fen).piece_map())
+
+    net_path = tmp_path / "net.nnue"
+    curve = tmp_path / "curve.csv"
+    argv = [str(data), "--out", str(net_path), "--hidden", "16", "--epochs", "3", "--seed", "7"]
+    assert nnue_train.main([*argv, "--curve", str(curve)]) == 0
+    rows = curve.read_text().splitlines()
+    assert rows[0] == "epoch,train_loss,validation_loss" and len(rows) == 4
+    losses = [float(r.split(",")[1]) for r in rows[1:]]
+    assert losses[-1] < losses[0]
+    # Reproducible from the seed.
+    again = tmp_path / "again.nnue"
+    assert nnue_train.main([*argv[:2], str(again), *argv[3:], "--curve", str(curve)]) == 0
+    assert again.read_bytes() == net_path.read_bytes()
+
+    go = f"position fen {KIWIPETE}\ngo depth 5\n"
+    lines = session(f"setoption name EvalFile value {net_path}\n{go}")
+    assert f"info string loaded network {net_path} (768->16x2->1)" in lines
+    best = lines[-1].split()[1]
+    assert best in {m.uci() for m in pychess_rs.Board(KIWIPETE).legal_moves}
+    plain = session(go)
+    score = re.compile(r" score cp (-?\d+)")
+    with_net = [int(m.group(1)) for line in lines if (m := score.search(line))]
+    by_hand = [int(m.group(1)) for line in plain if (m := score.search(line))]
+    assert with_net and by_hand and with_net != by_hand
