@@ -4,9 +4,13 @@ of the in-process ``Engine``, and refusals of bad files (``rust/engine/src/nnue.
 from __future__ import annotations
 
 import io
+import queue
 import random
 import re
 import struct
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,9 +33,27 @@ def random_network(path: Path, hidden: int = 16, seed: int = 1) -> Path:
     return path
 
 
-def session(commands: str) -> list[str]:
+def session(commands: str, timeout: float = 60) -> list[str]:
+    """Runs ``commands`` (the last a ``go``) in a UCI session and returns its output once the
+    search has answered ``bestmove`` (end of input would stop the search early)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    for line in commands.splitlines():
+        lines.put(line + "\n")
     out = io.StringIO()
-    assert UciSession(io.StringIO(commands), out).run() == 0  # type: ignore[arg-type]
+
+    def feed() -> Iterator[str]:
+        while (line := lines.get()) is not None:
+            yield line
+
+    thread = threading.Thread(target=UciSession(feed(), out).run, daemon=True)  # type: ignore[arg-type]
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while "bestmove" not in out.getvalue():
+        assert time.monotonic() < deadline, out.getvalue()
+        time.sleep(0.01)
+    lines.put("quit\n")
+    thread.join(10)
+    assert not thread.is_alive()
     return out.getvalue().splitlines()
 
 
@@ -168,6 +190,30 @@ def test_pipeline_end_to_end(tmp_path: Path) -> None:
     assert nnue_train.main([*argv[:2], str(again), *argv[3:], "--curve", str(curve)]) == 0
     assert again.read_bytes() == net_path.read_bytes()
 
+    # The quantised file evaluates as the float network did (the trainer's inputs are the
+    # engine's): the same training in process gives the float network.
+    net, _ = nnue_train.train(
+        records,
+        hidden=16,
+        epochs=3,
+        batch=1024,
+        lr=0.001,
+        wdl=0.25,
+        validation=0.1,
+        seed=7,
+        log=lambda _: None,
+    )
+    assert net.quantised() == net_path.read_bytes()
+    sample = records.take(slice(0, 300))
+    floats = net.evaluate_records(sample)
+    fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:300]]
+    ints = np.array([engine_integer_eval(net_path.read_bytes(), pychess_rs.Board(f)) for f in fens])
+    # Rounding the output weights to 1/64 moves the evaluation by a few centipawns; a wrong
+    # input layout or perspective would move it by as much as the evaluations spread.
+    assert np.mean(np.abs(ints - floats)) < 8.0, np.abs(ints - floats)
+    assert np.max(np.abs(ints - floats)) < 30.0, np.abs(ints - floats)
+    assert np.std(ints) > 30.0  # the evaluations spread (the network is not constant)
+
     go = f"position fen {KIWIPETE}\ngo depth 5\n"
     lines = session(f"setoption name EvalFile value {net_path}\n{go}")
     assert f"info string loaded network {net_path} (768->16x2->1)" in lines
@@ -178,3 +224,48 @@ def test_pipeline_end_to_end(tmp_path: Path) -> None:
     with_net = [int(m.group(1)) for line in lines if (m := score.search(line))]
     by_hand = [int(m.group(1)) for line in plain if (m := score.search(line))]
     assert with_net and by_hand and with_net != by_hand
+
+
+def engine_integer_eval(net: bytes, board: pychess_rs.Board) -> int:
+    """The engine's evaluation of ``board`` (side to move's view), recomputed from the file
+    as rust/engine/src/nnue.rs documents it."""
+    import numpy as np
+
+    _, version, hidden, qa, qb, scale = struct.unpack_from("<4s5I", net)
+    assert version == 1
+    body = np.frombuffer(net, dtype="<i2", count=(768 + 3) * hidden, offset=24).astype(np.int64)
+    fw = body[: 768 * hidden].reshape(768, hidden)
+    fb = body[768 * hidden : 769 * hidden]
+    ow = body[769 * hidden :]
+    (ob,) = struct.unpack_from("<i", net, len(net) - 4)
+    acc = {}
+    for perspective in (True, False):
+        rows = [
+            384 * (piece.color != perspective)
+            + 64 * (piece.piece_type - 1)
+            + (square if perspective else square ^ 56)
+            for square, piece in board.piece_map().items()
+        ]
+        acc[perspective] = fb + fw[rows].sum(axis=0)
+    us, them = acc[board.turn], acc[not board.turn]
+    total = int(np.clip(us, 0, qa) @ ow[:hidden] + np.clip(them, 0, qa) @ ow[hidden:]) + ob
+    value = abs(total * scale) // (qa * qb)
+    return value if total * scale >= 0 else -value
+
+
+def test_engine_evaluates_the_trained_file_as_the_format_says(tmp_path: Path) -> None:
+    """Depth 1 in a position without captures or checks is the best of the children's static
+    evaluations: the engine's integer network, recomputed here from the file."""
+    pytest.importorskip("numpy")
+    net = random_network(tmp_path / "net.nnue", hidden=24, seed=11)
+    fen = "4k3/8/8/2p1p3/2P1P3/8/8/4K3 w - - 0 1"
+    board = pychess_rs.Board(fen)
+    children = []
+    for move in board.legal_moves:
+        child = board.copy()
+        child.push(move)
+        children.append(-engine_integer_eval(net.read_bytes(), child))
+    expected = max(children)
+    lines = session(f"setoption name EvalFile value {net}\nposition fen {fen}\ngo depth 1\n")
+    scores = [int(m.group(1)) for line in lines if (m := re.search(r" score cp (-?\d+)", line))]
+    assert scores[-1] == expected, (scores, children)
