@@ -19,6 +19,11 @@ answered with ``info string ...`` and changes nothing; stdout carries protocol o
 Chess rules stay in the core: positions and moves are read with the :class:`Board` API
 (``UCI_Chess960`` picks the castling notation: king takes rook when on, ``e1g1`` when off).
 
+``EvalFile`` names a network file (the engine's ``PCNN`` format, written by
+``tools/nnue_train.py``) to evaluate with instead of the hand-written evaluation (standard
+chess only); a file that cannot be loaded is answered with ``info string`` and the session
+keeps the hand-written evaluation.
+
 ``UCI_Variant`` (a combo, Fairy-Stockfish's names: ``chess``, ``3check``, ``antichess``,
 ``atomic``, ``crazyhouse``, ``giveaway``, ``horde``, ``kingofthehill``, ``racingkings``,
 ``suicide``) plays a variant: ``position startpos|fen ... moves ...`` is then read with the
@@ -147,6 +152,7 @@ _OWN_KEYS = frozenset(
         "syzygy",
         "syzygy_probe_depth",
         "syzygy_50_move_rule",
+        "eval_file",
         "variant",
     )
 )
@@ -536,6 +542,8 @@ class UciSession:
                 self._open_book()
             if option.key == "syzygy":
                 self._set_syzygy()
+            if option.key == "eval_file":
+                self._set_eval_file()
             return True
         if value is None:
             raise _CommandError(f"setoption: {option.name} needs a value")
@@ -588,6 +596,25 @@ class UciSession:
             return
         if path:
             self._say(f"found {found} tablebase files in {path}")
+
+    def _set_eval_file(self) -> None:
+        """Hands ``EvalFile`` to the engine (after the search in progress); a file that
+        cannot be read or is not a network is reported and the session evaluates by hand."""
+        self._finish_search()
+        path = str(self._values["eval_file"])
+        try:
+            hidden = self._searcher.set_eval_file(path or None)
+        except ValueError as e:
+            self._searcher.set_eval_file(None)
+            self._values["eval_file"] = ""
+            self._say(
+                f"EvalFile {path!r} cannot be loaded ({e}); using the hand-written evaluation"
+            )
+            return
+        if path:
+            self._say(f"loaded network {path} (768->{hidden}x2->1)")
+        else:
+            self._say("using the hand-written evaluation")
 
     def _open_book(self) -> None:
         """Opens ``BookFile`` (closing the book before); a book that cannot be read is

@@ -198,11 +198,16 @@ class Engine:
     losses decided only beyond the fifty-move rule as draws. ``tbhits`` in the infos counts
     the probes.
 
+    ``eval_file`` is a network file (the engine's ``PCNN`` format, written by
+    ``tools/nnue_train.py``) to evaluate with instead of the hand-written evaluation, as the
+    UCI option ``EvalFile``; ``None`` evaluates by hand. Standard chess only.
+
     One search runs at a time; :meth:`stop` and :meth:`ponderhit` may be called from other
     threads.
 
     :raises: :exc:`EngineOptionError` for an unknown option or a bad value,
-        :exc:`OSError` for a book or a tables directory that cannot be read.
+        :exc:`OSError` for a book or a tables directory that cannot be read,
+        :exc:`EngineOptionError` for an ``eval_file`` that cannot be read or is not a network.
     """
 
     def __init__(
@@ -213,9 +218,12 @@ class Engine:
         syzygy: str | os.PathLike[str] | None = None,
         syzygy_probe_depth: int = 1,
         syzygy_50_move_rule: bool = True,
+        eval_file: str | os.PathLike[str] | None = None,
         **options: OptionValue,
     ) -> None:
         self._searcher = Searcher(**options)
+        self._eval_file = os.fspath(eval_file) if eval_file is not None else None
+        self._searcher.set_eval_file(self._eval_file)
         self._book_seed = _check_seed(book_seed)
         self._syzygy = os.fspath(syzygy) if syzygy is not None else None
         self._searcher.set_syzygy(self._syzygy, syzygy_probe_depth, syzygy_50_move_rule)
@@ -238,6 +246,11 @@ class Engine:
     def syzygy(self) -> str | None:
         """The Syzygy tables' directories, or ``None``."""
         return self._syzygy
+
+    @property
+    def eval_file(self) -> str | None:
+        """The network file the engine evaluates with, or ``None`` (hand-written)."""
+        return self._eval_file
 
     @property
     def book_seed(self) -> int:

@@ -1,11 +1,18 @@
-//! `cargo run --release -p pychess-engine --example bench [depth]`: the bench signature.
+//! `cargo run --release -p pychess-engine --example bench [depth] [network file]`: the bench
+//! signature (with the hand-written evaluation), or the same searches on a network.
 
 fn main() {
-    let depth = std::env::args()
-        .nth(1)
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(10);
-    let result = pychess_engine::bench(depth);
+    let mut args = std::env::args().skip(1);
+    let depth = args.next().and_then(|d| d.parse().ok()).unwrap_or(10);
+    let network = args.next().map(|path| {
+        std::sync::Arc::new(
+            pychess_engine::nnue::Network::load(&path).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2)
+            }),
+        )
+    });
+    let result = pychess_engine::bench_with_network(depth, network);
     println!(
         "depth {depth}: {} nodes in {} ms, {} nps",
         result.nodes,

@@ -189,7 +189,16 @@ pub fn check_bench_depth(depth: i64) -> Result<u32, BenchDepthError> {
 /// Searches every [`BENCH_FENS`] position to `depth` plies with a fresh single-threaded
 /// engine (table cleared between positions), so the node count is the same on every run.
 pub fn bench(depth: u32) -> BenchResult {
+    bench_with_network(depth, None)
+}
+
+/// [`bench`] evaluating with `network` (`None`: the hand-written evaluation, the signature).
+pub fn bench_with_network(
+    depth: u32,
+    network: Option<std::sync::Arc<crate::nnue::Network>>,
+) -> BenchResult {
     let mut engine = bench_engine();
+    engine.set_network(network);
     let limits = Limits {
         depth: Some(depth.max(1)),
         ..Limits::default()

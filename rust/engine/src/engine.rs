@@ -5,6 +5,7 @@ use crate::api::{Bound, EngineOptions, Limits, SearchControl, SearchInfo, Search
 use crate::history::History;
 use crate::limits::TimeManager;
 use crate::movepick::{is_noisy, noisy_score, TT_MOVE_SCORE};
+use crate::nnue::Network;
 use crate::params::{
     INFINITY, MATE, MAX_DEPTH, SCORE_DROP_THRESHOLD, SCORE_DROP_TIME_FACTOR, STABILITY_TIME_FACTORS,
 };
@@ -14,6 +15,7 @@ use crate::tablebase::Syzygy;
 use crate::tt::TranspositionTable;
 use pychess_core::{Board, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// More threads than this are clamped (a UCI GUI may offer any number).
@@ -28,6 +30,8 @@ pub struct Engine {
     history: Option<Box<History>>,
     /// Endgame tablebases (UCI `SyzygyPath`), if any.
     syzygy: Option<Syzygy>,
+    /// The evaluation network (UCI `EvalFile`); `None`: the hand-written evaluation.
+    network: Option<Arc<Network>>,
 }
 
 /// A search's result plus the node count (all threads), for `bench`.
@@ -45,12 +49,25 @@ impl Engine {
             tt,
             history: None,
             syzygy: None,
+            network: None,
         }
     }
 
     /// Plays and searches with these tablebases (`None`: without).
     pub fn set_syzygy(&mut self, syzygy: Option<Syzygy>) {
         self.syzygy = syzygy;
+    }
+
+    /// Evaluates with this network (`None`: with the hand-written evaluation). Clears the
+    /// transposition table, whose stored evaluations came from the other evaluation.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
+        self.clear();
+    }
+
+    /// The network the engine evaluates with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// The tablebases the engine plays with.
@@ -230,6 +247,7 @@ impl Engine {
             stop: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             syzygy: self.syzygy.as_ref(),
+            network: self.network.as_deref(),
             tb_hits: AtomicU64::new(0),
         };
 

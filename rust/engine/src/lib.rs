@@ -30,6 +30,7 @@ pub mod eval;
 mod history;
 mod limits;
 mod movepick;
+pub mod nnue;
 pub mod options;
 pub mod params;
 mod search;
@@ -43,8 +44,8 @@ pub use api::{
     Bound, Clock, EngineOptions, Limits, Score, SearchControl, SearchInfo, SearchResult,
 };
 pub use bench::{
-    bench, check_bench_depth, search_speed, BenchDepthError, BenchResult, BENCH_DEFAULT_DEPTH,
-    BENCH_DEPTHS, BENCH_FENS,
+    bench, bench_with_network, check_bench_depth, search_speed, BenchDepthError, BenchResult,
+    BENCH_DEFAULT_DEPTH, BENCH_DEPTHS, BENCH_FENS,
 };
 pub use engine::{Engine, MAX_THREADS};
 pub use options::{

@@ -311,7 +311,8 @@ pub enum UciOption {
         /// Its value before any `setoption`.
         default: u64,
     },
-    /// A `string` the front end keeps itself (`BookFile`, `SyzygyPath`); empty means unset.
+    /// A `string` the front end keeps itself (`BookFile`, `SyzygyPath`, `EvalFile`); empty
+    /// means unset.
     Text {
         /// The UCI name.
         name: &'static str,
@@ -374,8 +375,17 @@ pub const SYZYGY_50_MOVE_RULE: UciOption = UciOption::Check {
     default: true,
 };
 
+/// `EvalFile`: a network file (`crate::nnue`, format `PCNN` version 1) the engine evaluates
+/// with instead of its hand-written evaluation; empty evaluates by hand (the Python
+/// `Engine`'s `eval_file`). Standard chess only: the variants keep their own evaluation.
+pub const EVAL_FILE: UciOption = UciOption::Text {
+    name: "EvalFile",
+    key: "eval_file",
+    default: "",
+};
+
 /// The options the UCI loop offers, in the order `uci` lists them.
-pub const UCI_OPTIONS: [UciOption; 16] = [
+pub const UCI_OPTIONS: [UciOption; 17] = [
     UciOption::Spin(HASH_MB),
     UciOption::Spin(THREADS),
     UciOption::Spin(MULTIPV),
@@ -407,6 +417,7 @@ pub const UCI_OPTIONS: [UciOption; 16] = [
     SYZYGY_PATH,
     SYZYGY_PROBE_DEPTH,
     SYZYGY_50_MOVE_RULE,
+    EVAL_FILE,
 ];
 
 impl UciOption {
@@ -562,7 +573,8 @@ mod tests {
                 "BookSeed",
                 "SyzygyPath",
                 "SyzygyProbeDepth",
-                "Syzygy50MoveRule"
+                "Syzygy50MoveRule",
+                "EvalFile"
             ]
         );
         let Some(UciOption::Spin(skill)) = find_uci_option("SKILL level") else {
@@ -576,6 +588,8 @@ mod tests {
         );
         assert_eq!(find_uci_option("UCI_Elo").unwrap().key(), "limit_elo");
         assert_eq!(find_uci_option("ponder").unwrap().key(), "ponder");
+        assert_eq!(find_uci_option("evalfile"), Some(&EVAL_FILE));
+        assert_eq!(EVAL_FILE.key(), "eval_file");
         assert!(find_uci_option("Nonsense").is_none());
         assert_eq!(LIMIT_ELO.uci_default(), LIMIT_ELO.min);
     }

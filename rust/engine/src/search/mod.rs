@@ -20,6 +20,7 @@ use crate::eval::evaluate;
 use crate::history::{piece_to, ContinuationRows, History, QuietsTried};
 use crate::limits::TimeManager;
 use crate::movepick::{is_noisy, NodeHints};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::params::*;
 use crate::tablebase::Syzygy;
 use crate::tt::{TranspositionTable, TtBound};
@@ -44,6 +45,8 @@ pub(crate) struct Shared<'a> {
     pub syzygy: Option<&'a Syzygy>,
     /// Tablebase probes of all threads.
     pub tb_hits: AtomicU64,
+    /// The evaluation network, if one is loaded (else the hand-written evaluation).
+    pub network: Option<&'a Network>,
 }
 
 impl Shared<'_> {
@@ -134,6 +137,8 @@ pub(crate) struct Searcher<'a> {
     pub pv_index: usize,
     /// The depth of the iteration in progress.
     pub root_depth: i32,
+    /// The network's accumulators along the search path, when a network is loaded.
+    nnue: Option<AccumulatorStack<'a>>,
 }
 
 /// Is the position a dead draw by material (no pawns, rooks or queens; at most one minor)?
@@ -220,6 +225,9 @@ impl<'a> Searcher<'a> {
             root_moves,
             pv_index: 0,
             root_depth: 0,
+            nnue: shared
+                .network
+                .map(|net| AccumulatorStack::new(net, MAX_PLY + 4)),
         }
     }
 
@@ -289,10 +297,30 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// The static evaluation, clamped below mate scores.
+    /// The static evaluation of `board` at `ply`, clamped below mate scores: the network's
+    /// when one is loaded (its accumulator at `ply` is up to date, see [`Self::enter`]),
+    /// else the hand-written evaluation.
     #[inline]
-    fn static_eval(board: &Board) -> i32 {
-        evaluate(board).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    fn static_eval(&self, board: &Board, ply: usize) -> i32 {
+        let eval = match &self.nnue {
+            Some(nnue) => nnue.evaluate(ply, board.turn()),
+            None => evaluate(board),
+        };
+        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Called on entering a node: brings the network's accumulator at `ply` up to date
+    /// with `board` (from scratch at the root, else from the parent's at `ply - 1`, which
+    /// depth-first search leaves in place). Without a network, one branch.
+    #[inline]
+    fn enter(&mut self, board: &Board, ply: usize) {
+        if let Some(nnue) = self.nnue.as_mut() {
+            if ply == 0 {
+                nnue.refresh(0, board);
+            } else {
+                nnue.update(ply, board);
+            }
+        }
     }
 
     /// The move played just before `ply` (`None` at the root and after a null move).
@@ -369,10 +397,11 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let old_alpha = alpha;
         let mut quiets_tried = QuietsTried::new();
+        self.enter(board, 0);
         self.stack[0].eval = if board.is_check() {
             EVAL_NONE
         } else {
-            Self::static_eval(board)
+            self.static_eval(board, 0)
         };
         self.stack[1].killers = [None; 2];
         for i in self.pv_index..self.root_moves.len() {

@@ -32,6 +32,7 @@ impl Searcher<'_> {
         if self.count_node_and_check() {
             return 0;
         }
+        self.enter(board, ply);
         self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
@@ -43,7 +44,7 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                Self::static_eval(board)
+                self.static_eval(board, ply)
             };
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
@@ -84,7 +85,7 @@ impl Searcher<'_> {
         } else {
             match entry {
                 Some(e) => e.eval,
-                None => Self::static_eval(board),
+                None => self.static_eval(board, ply),
             }
         };
         // The table's score, when its bound points the right way, is a better estimate.

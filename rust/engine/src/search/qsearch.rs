@@ -27,6 +27,7 @@ impl Searcher<'_> {
         if self.count_node_and_check() {
             return 0;
         }
+        self.enter(board, ply);
         self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if super::insufficient_material(board) {
@@ -37,7 +38,7 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                Self::static_eval(board)
+                self.static_eval(board, ply)
             };
         }
         let pv_node = beta - alpha > 1;
@@ -55,7 +56,7 @@ impl Searcher<'_> {
         } else {
             stand_pat = match entry {
                 Some(e) => e.eval,
-                None => Self::static_eval(board),
+                None => self.static_eval(board, ply),
             };
             if stand_pat >= beta {
                 return stand_pat;

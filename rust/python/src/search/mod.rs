@@ -30,6 +30,7 @@ use crate::errors::Result;
 use job::{lock, panic_message, Root, SearchJob};
 use options::{options_dict, with_changes};
 use pychess_core::{Move as CoreMove, UciMove};
+use pychess_engine::nnue::Network;
 use pychess_engine::options::SYZYGY_PROBE_DEPTH;
 use pychess_engine::{
     check_searchable, Clock, Engine, EngineOptions, Limits, SearchControl as CoreControl, Syzygy,
@@ -197,6 +198,27 @@ impl Searcher {
         let found = syzygy.as_ref().map_or(0, |s| s.tables.table_count());
         py.detach(|| lock(&self.engine).set_syzygy(syzygy));
         Ok(found)
+    }
+
+    /// Evaluates with the network in the file ``path`` (the engine's ``PCNN`` format, see
+    /// ``rust/engine/src/nnue.rs``); ``None`` or ``""`` goes back to the hand-written
+    /// evaluation. Returns the network's hidden width (0 without one). Clears the hash
+    /// table. Waits for a running search to finish. Standard chess only.
+    ///
+    /// :raises: :exc:`EngineOptionError` for a file that cannot be read or is not a
+    ///     network (the evaluation stays as it was).
+    #[pyo3(signature = (path))]
+    fn set_eval_file(&self, py: Python<'_>, path: Option<PathBuf>) -> PyResult<usize> {
+        let path = path.filter(|p| !p.as_os_str().is_empty());
+        let network = match path {
+            None => None,
+            Some(path) => Some(Arc::new(py.detach(|| Network::load(&path)).map_err(
+                |e| crate::errors::EngineOptionError::new_err(format!("eval_file: {e}")),
+            )?)),
+        };
+        let hidden = network.as_ref().map_or(0, |n| n.hidden());
+        py.detach(|| lock(&self.engine).set_network(network));
+        Ok(hidden)
     }
 
     /// Forgets everything learnt (the hash table); for a new game.

@@ -1,0 +1,668 @@
+//! A neural network evaluation (NNUE): a perspective network `768 -> N x 2 -> 1` with
+//! clipped-ReLU activation and 16-bit integer weights, loaded from a file (`EvalFile`).
+//! The hand-written evaluation (`crate::eval`) stays the default; the search uses a
+//! network only when one is loaded.
+//!
+//! # The network
+//!
+//! Each side has its own view (*perspective*) of the board: 768 binary inputs, one per
+//! (own or enemy piece, role, square), with squares flipped vertically for Black so that
+//! both sides see the board from their first rank:
+//!
+//! ```text
+//! input(perspective, piece, square) = 384 * (piece colour != perspective)
+//!                                   + 64 * role (pawn 0 .. king 5)
+//!                                   + (square, or square ^ 56 for Black)
+//! ```
+//!
+//! A shared feature transformer turns each view into `N` numbers (the *accumulator*:
+//! the bias plus the weight rows of the active inputs). The side to move's accumulator
+//! and then the other side's are clipped to `0..=QA` (*clipped ReLU*, `CReLU`) and
+//! joined into `2N` numbers; one output neuron weighs them:
+//!
+//! ```text
+//! eval = (sum(crelu(us) * out[..N]) + sum(crelu(them) * out[N..]) + out_bias) * SCALE / (QA * QB)
+//! ```
+//!
+//! in centipawns, from the side to move's point of view. The accumulator is kept
+//! incrementally along the search path (see [`AccumulatorStack`]): a move changes two to
+//! four inputs, so a child's accumulator is its parent's plus or minus a few weight rows.
+//!
+//! # The file format (version 1)
+//!
+//! All integers little-endian:
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 4 | magic `PCNN` |
+//! | 4 | version, `u32` = 1 |
+//! | 4 | `N`, the hidden width per perspective, `u32` in `1..=4096` |
+//! | 4 | `QA`, `u32`: the feature transformer's scale (a float 1.0 is stored as `QA`) |
+//! | 4 | `QB`, `u32`: the output layer's scale |
+//! | 4 | `SCALE`, `u32`: centipawns per unit of the float network's output |
+//! | 768 * N * 2 | feature weights, `i16`, input-major (row `i` is the `N` weights of input `i`) |
+//! | N * 2 | feature biases, `i16` |
+//! | 2N * 2 | output weights, `i16`: `N` for the side to move, then `N` for the other side |
+//! | 4 | output bias, `i32`, in units of `QA * QB` |
+//!
+//! The file is exactly that long. `tools/nnue_train.py` trains a network on the project's
+//! NNUE training records and writes this format. Loading checks every field and the
+//! length and reports what is wrong ([`NetworkError`]); a loaded file cannot make the
+//! evaluation panic (the accumulator adds with wrap-around, which a trained network never
+//! reaches since the trainer clips its weights).
+//!
+//! ```
+//! use pychess_core::Board;
+//! use pychess_engine::nnue::{Network, NetworkError};
+//!
+//! let net = Network::from_bytes(&Network::zeroed(8).to_bytes())?;
+//! assert_eq!(net.hidden(), 8);
+//! assert_eq!(net.evaluate(&Board::default()), 0);
+//! assert!(matches!(Network::from_bytes(b"nonsense"), Err(NetworkError::TooShort { .. })));
+//! # Ok::<(), NetworkError>(())
+//! ```
+
+use pychess_core::{Bitboard, Board, Color, Role};
+use std::fmt;
+use std::path::Path;
+
+/// Inputs per perspective: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// The file's first four bytes.
+pub const MAGIC: [u8; 4] = *b"PCNN";
+/// The file format version this engine reads.
+pub const VERSION: u32 = 1;
+/// The widest hidden layer accepted.
+pub const MAX_HIDDEN: usize = 4096;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 24;
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read.
+    Io {
+        /// The path as given.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// Fewer bytes than a header.
+    TooShort {
+        /// Bytes found.
+        len: usize,
+    },
+    /// The first four bytes are not [`MAGIC`].
+    BadMagic,
+    /// A version other than [`VERSION`].
+    UnsupportedVersion {
+        /// The version found.
+        version: u32,
+    },
+    /// `N` outside `1..=MAX_HIDDEN`.
+    BadHidden {
+        /// The width found.
+        hidden: u32,
+    },
+    /// A zero or oversized quantisation scale.
+    BadScale {
+        /// Which scale (`QA`, `QB`, `SCALE`).
+        name: &'static str,
+        /// Its value.
+        value: u32,
+    },
+    /// The length does not match the header's `N`.
+    WrongLength {
+        /// The length `N` implies.
+        expected: usize,
+        /// The length found.
+        found: usize,
+    },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::Io { path, message } => {
+                write!(f, "cannot read network file {path:?}: {message}")
+            }
+            NetworkError::TooShort { len } => write!(
+                f,
+                "not a network file: {len} bytes, shorter than the {HEADER_LEN}-byte header"
+            ),
+            NetworkError::BadMagic => write!(f, "not a network file: the magic is not PCNN"),
+            NetworkError::UnsupportedVersion { version } => write!(
+                f,
+                "network file version {version} is not supported (this engine reads {VERSION})"
+            ),
+            NetworkError::BadHidden { hidden } => write!(
+                f,
+                "network hidden width {hidden} is outside 1..={MAX_HIDDEN}"
+            ),
+            NetworkError::BadScale { name, value } => {
+                write!(f, "network scale {name} = {value} is outside 1..=65535")
+            }
+            NetworkError::WrongLength { expected, found } => write!(
+                f,
+                "network file is {found} bytes, its header says {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// A loaded network (see the module documentation for its shape and file format).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    qa: i32,
+    qb: i32,
+    scale: i32,
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    output_weights: Vec<i16>,
+    output_bias: i32,
+}
+
+/// The input of `piece` of `color` on `square` seen from `perspective`.
+#[inline]
+pub fn feature_index(perspective: Color, color: Color, role: Role, square: usize) -> usize {
+    let square = match perspective {
+        Color::White => square,
+        Color::Black => square ^ 56,
+    };
+    384 * usize::from(color != perspective) + 64 * role.index() + square
+}
+
+/// The pieces of a board by `color.index() * 6 + role.index()`.
+fn piece_sets(board: &Board) -> [Bitboard; 12] {
+    let mut sets = [Bitboard(0); 12];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            sets[color.index() * 6 + role.index()] = board.pieces(color, role);
+        }
+    }
+    sets
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+fn read_i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+impl Network {
+    /// The file length of a network of hidden width `hidden`.
+    pub fn file_len(hidden: usize) -> usize {
+        HEADER_LEN + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+    }
+
+    /// A network of width `hidden` whose weights are all zero (it evaluates everything
+    /// as 0), with the trainer's default scales `QA = 255`, `QB = 64`, `SCALE = 400`.
+    pub fn zeroed(hidden: usize) -> Network {
+        Network {
+            hidden,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            feature_weights: vec![0; INPUTS * hidden],
+            feature_bias: vec![0; hidden],
+            output_weights: vec![0; 2 * hidden],
+            output_bias: 0,
+        }
+    }
+
+    /// Reads a network file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Network, NetworkError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Parses the contents of a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(NetworkError::TooShort { len: bytes.len() });
+        }
+        if bytes[..4] != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let version = read_u32(bytes, 4);
+        if version != VERSION {
+            return Err(NetworkError::UnsupportedVersion { version });
+        }
+        let hidden = read_u32(bytes, 8);
+        if hidden == 0 || hidden as usize > MAX_HIDDEN {
+            return Err(NetworkError::BadHidden { hidden });
+        }
+        let mut scales = [0i32; 3];
+        for (i, name) in ["QA", "QB", "SCALE"].into_iter().enumerate() {
+            let value = read_u32(bytes, 12 + 4 * i);
+            if value == 0 || value > 65535 {
+                return Err(NetworkError::BadScale { name, value });
+            }
+            scales[i] = value as i32;
+        }
+        let hidden = hidden as usize;
+        let expected = Network::file_len(hidden);
+        if bytes.len() != expected {
+            return Err(NetworkError::WrongLength {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let mut at = HEADER_LEN;
+        let mut take = |count: usize| {
+            let values = read_i16s(&bytes[at..at + 2 * count]);
+            at += 2 * count;
+            values
+        };
+        let feature_weights = take(INPUTS * hidden);
+        let feature_bias = take(hidden);
+        let output_weights = take(2 * hidden);
+        let output_bias = read_u32(bytes, expected - 4) as i32;
+        Ok(Network {
+            hidden,
+            qa: scales[0],
+            qb: scales[1],
+            scale: scales[2],
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// The network as a file's contents (the inverse of [`Network::from_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Network::file_len(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for value in [
+            VERSION,
+            self.hidden as u32,
+            self.qa as u32,
+            self.qb as u32,
+            self.scale as u32,
+        ] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        for values in [
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+        ] {
+            for v in values.iter() {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// The hidden width `N` per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The evaluation of `board` in centipawns from the side to move's point of view,
+    /// computed from scratch (the search keeps the accumulator incrementally instead).
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let mut acc = vec![0i16; 2 * self.hidden];
+        self.refresh(&mut acc, board);
+        self.output(&acc, board.turn())
+    }
+
+    /// The weight row of input `index`.
+    #[inline]
+    fn row(&self, index: usize) -> &[i16] {
+        &self.feature_weights[index * self.hidden..(index + 1) * self.hidden]
+    }
+
+    /// Sets `acc` (White's view, then Black's) to the accumulator of `board`.
+    fn refresh(&self, acc: &mut [i16], board: &Board) {
+        let (white, black) = acc.split_at_mut(self.hidden);
+        white.copy_from_slice(&self.feature_bias);
+        black.copy_from_slice(&self.feature_bias);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for square in board.pieces(color, role) {
+                    let square = square.index();
+                    add(
+                        white,
+                        self.row(feature_index(Color::White, color, role, square)),
+                    );
+                    add(
+                        black,
+                        self.row(feature_index(Color::Black, color, role, square)),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The output neuron on accumulator `acc` with `turn` to move.
+    fn output(&self, acc: &[i16], turn: Color) -> i32 {
+        let (white, black) = acc.split_at(self.hidden);
+        let (us, them) = match turn {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let (out_us, out_them) = self.output_weights.split_at(self.hidden);
+        let sum = crelu_dot(us, out_us, self.qa) + crelu_dot(them, out_them, self.qa);
+        let value = (sum + i64::from(self.output_bias)) * i64::from(self.scale)
+            / (i64::from(self.qa) * i64::from(self.qb));
+        value.clamp(-30_000, 30_000) as i32
+    }
+}
+
+/// `acc += row`, wrapping (auto-vectorised).
+#[inline]
+fn add(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+/// `acc -= row`, wrapping (auto-vectorised).
+#[inline]
+fn sub(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// `sum(clamp(acc, 0, qa) * weights)`: each product fits an `i32`, the sum of a block of
+/// them too; blocks are summed in `i64`.
+#[inline]
+fn crelu_dot(acc: &[i16], weights: &[i16], qa: i32) -> i64 {
+    let mut total = 0i64;
+    for (a, w) in acc.chunks(256).zip(weights.chunks(256)) {
+        let block: i32 = a
+            .iter()
+            .zip(w)
+            .map(|(&v, &w)| i32::from(v).clamp(0, qa) * i32::from(w))
+            .sum();
+        total += i64::from(block);
+    }
+    total
+}
+
+/// The accumulators along the search path: one per ply, each with the pieces of the
+/// position it was computed for, so that a node's accumulator is its parent's updated by
+/// the difference of the two positions' piece sets (a move, a capture, castling, en
+/// passant or a promotion alike; nothing for a null move).
+pub(crate) struct AccumulatorStack<'a> {
+    net: &'a Network,
+    values: Vec<i16>,
+    pieces: Vec<[Bitboard; 12]>,
+}
+
+impl<'a> AccumulatorStack<'a> {
+    /// Room for `plies` plies.
+    pub fn new(net: &'a Network, plies: usize) -> AccumulatorStack<'a> {
+        AccumulatorStack {
+            net,
+            values: vec![0; plies * 2 * net.hidden],
+            pieces: vec![[Bitboard(0); 12]; plies],
+        }
+    }
+
+    #[inline]
+    fn slot(&mut self, ply: usize) -> &mut [i16] {
+        let width = 2 * self.net.hidden;
+        &mut self.values[ply * width..(ply + 1) * width]
+    }
+
+    /// Computes the accumulator of `board` at `ply` from scratch.
+    pub fn refresh(&mut self, ply: usize, board: &Board) {
+        let net = self.net;
+        net.refresh(self.slot(ply), board);
+        self.pieces[ply] = piece_sets(board);
+    }
+
+    /// Computes the accumulator of `board` at `ply > 0` from the one at `ply - 1`.
+    pub fn update(&mut self, ply: usize, board: &Board) {
+        let net = self.net;
+        let n = net.hidden;
+        let width = 2 * n;
+        let (before, after) = self.values.split_at_mut(ply * width);
+        let child = &mut after[..width];
+        child.copy_from_slice(&before[(ply - 1) * width..]);
+        let (white, black) = child.split_at_mut(n);
+        let now = piece_sets(board);
+        let parent = self.pieces[ply - 1];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let i = color.index() * 6 + role.index();
+                let (old, new) = (parent[i].0, now[i].0);
+                for square in Bitboard(old & !new) {
+                    let s = square.index();
+                    sub(white, net.row(feature_index(Color::White, color, role, s)));
+                    sub(black, net.row(feature_index(Color::Black, color, role, s)));
+                }
+                for square in Bitboard(new & !old) {
+                    let s = square.index();
+                    add(white, net.row(feature_index(Color::White, color, role, s)));
+                    add(black, net.row(feature_index(Color::Black, color, role, s)));
+                }
+            }
+        }
+        self.pieces[ply] = now;
+    }
+
+    /// The evaluation at `ply` with `turn` to move.
+    #[inline]
+    pub fn evaluate(&self, ply: usize, turn: Color) -> i32 {
+        let width = 2 * self.net.hidden;
+        self.net
+            .output(&self.values[ply * width..(ply + 1) * width], turn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pychess_core::Move;
+
+    /// A small deterministic generator (SplitMix64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn small(&mut self, bound: i64) -> i16 {
+            ((self.next() % (2 * bound as u64 + 1)) as i64 - bound) as i16
+        }
+    }
+
+    fn random_network(hidden: usize, seed: u64) -> Network {
+        let mut rng = Rng(seed);
+        let mut net = Network::zeroed(hidden);
+        net.feature_weights
+            .iter_mut()
+            .for_each(|w| *w = rng.small(60));
+        net.feature_bias
+            .iter_mut()
+            .for_each(|w| *w = rng.small(100));
+        net.output_weights
+            .iter_mut()
+            .for_each(|w| *w = rng.small(100));
+        net.output_bias = 1234;
+        net
+    }
+
+    #[test]
+    fn the_search_plays_legal_moves_on_a_network_and_its_scores_differ() {
+        use crate::{Engine, EngineOptions, Limits, Score, SearchControl};
+        use std::sync::Arc;
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let mut scores = Vec::new();
+        for (network, threads) in [(false, 1), (true, 1), (true, 2)] {
+            let mut engine = Engine::new(EngineOptions {
+                threads,
+                ..EngineOptions::default()
+            });
+            if network {
+                engine.set_network(Some(Arc::new(random_network(32, 9))));
+            }
+            let result = engine.search(
+                &board,
+                &[],
+                &limits,
+                &SearchControl::new(false),
+                &mut |_| {},
+            );
+            let best = result.best.expect("a move");
+            assert!(board.legal_moves().contains(&best));
+            scores.push(result.lines[0].score);
+        }
+        assert!(matches!(scores[1], Score::Cp(_)));
+        assert_ne!(
+            scores[0], scores[1],
+            "the network's score equals the hand-written one"
+        );
+    }
+
+    #[test]
+    fn the_file_round_trips_and_bad_files_are_refused() {
+        let net = random_network(16, 1);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), Network::file_len(16));
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
+        let mut bad = bytes.clone();
+        bad[4] = 2;
+        assert_eq!(
+            Network::from_bytes(&bad),
+            Err(NetworkError::UnsupportedVersion { version: 2 })
+        );
+        let mut bad = bytes.clone();
+        bad[8..12].copy_from_slice(&0u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&bad),
+            Err(NetworkError::BadHidden { hidden: 0 })
+        );
+        let mut bad = bytes.clone();
+        bad[12..16].copy_from_slice(&0u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&bad),
+            Err(NetworkError::BadScale {
+                name: "QA",
+                value: 0
+            })
+        );
+        let truncated = &bytes[..bytes.len() - 1];
+        let error = Network::from_bytes(truncated).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "network file is {} bytes, its header says {}",
+                bytes.len() - 1,
+                bytes.len()
+            )
+        );
+        let error = Network::load("/nonexistent/net.nnue").unwrap_err();
+        assert!(error.to_string().starts_with("cannot read network file"));
+    }
+
+    #[test]
+    fn the_evaluation_is_symmetric_under_colour_flip() {
+        let net = random_network(32, 7);
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let flipped = Board::from_fen(
+            "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        assert_eq!(net.evaluate(&board), net.evaluate(&flipped));
+        assert_ne!(net.evaluate(&board), 0);
+    }
+
+    #[test]
+    fn the_incremental_accumulator_equals_a_refresh_after_random_moves() {
+        let net = random_network(24, 42);
+        let starts = [
+            // Castling both ways for both sides, en passant soon.
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            // Promotions (with and without capture) for both sides.
+            "1r2k3/P1P5/8/8/8/8/p1p4P/1R2K3 w - - 0 1",
+            // An en-passant capture available at once.
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut rng = Rng(2026);
+        let (mut castles, mut en_passants, mut promotions) = (0, 0, 0);
+        let mut stack = AccumulatorStack::new(&net, 64);
+        let mut reference = AccumulatorStack::new(&net, 1);
+        for fen in starts {
+            for _ in 0..40 {
+                let mut board = Board::from_fen(fen, false).unwrap();
+                stack.refresh(0, &board);
+                for ply in 1..60 {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Prefer the special moves so that each sequence has some.
+                    let special: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| m.is_castle() || m.is_en_passant() || m.promotion().is_some())
+                        .collect();
+                    let m = if !special.is_empty() && rng.next() % 2 == 0 {
+                        special[(rng.next() % special.len() as u64) as usize]
+                    } else {
+                        moves[(rng.next() % moves.len() as u64) as usize]
+                    };
+                    castles += usize::from(m.is_castle());
+                    en_passants += usize::from(m.is_en_passant());
+                    promotions += usize::from(m.promotion().is_some());
+                    board = board.after(m);
+                    stack.update(ply, &board);
+                    reference.refresh(0, &board);
+                    let width = 2 * net.hidden;
+                    assert_eq!(
+                        &stack.values[ply * width..(ply + 1) * width],
+                        &reference.values[..],
+                        "after {m:?} at ply {ply} from {fen}: {}",
+                        board.fen()
+                    );
+                    assert_eq!(stack.evaluate(ply, board.turn()), net.evaluate(&board));
+                }
+            }
+        }
+        assert!(castles > 10, "{castles} castling moves");
+        assert!(en_passants > 10, "{en_passants} en-passant captures");
+        assert!(promotions > 10, "{promotions} promotions");
+    }
+}

@@ -1,0 +1,271 @@
+"""The engine's network evaluation from Python: ``EvalFile`` in the UCI loop, ``eval_file``
+of the in-process ``Engine``, and refusals of bad files (``rust/engine/src/nnue.rs``)."""
+
+from __future__ import annotations
+
+import io
+import queue
+import random
+import re
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import pychess_rs
+from pychess_rs.engine import Engine, EngineOptionError, Limit
+from pychess_rs.uci import UciSession
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def random_network(path: Path, hidden: int = 16, seed: int = 1) -> Path:
+    """A network file of random small weights in the engine's format (PCNN version 1)."""
+    rng = random.Random(seed)
+    values = [rng.randint(-60, 60) for _ in range(768 * hidden)]
+    values += [rng.randint(-100, 100) for _ in range(hidden)]
+    values += [rng.randint(-100, 100) for _ in range(2 * hidden)]
+    header = b"PCNN" + struct.pack("<5I", 1, hidden, 255, 64, 400)
+    path.write_bytes(header + struct.pack(f"<{len(values)}h", *values) + struct.pack("<i", 0))
+    return path
+
+
+def session(commands: str, timeout: float = 60) -> list[str]:
+    """Runs ``commands`` (the last a ``go``) in a UCI session and returns its output once the
+    search has answered ``bestmove`` (end of input would stop the search early)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    for line in commands.splitlines():
+        lines.put(line + "\n")
+    out = io.StringIO()
+
+    def feed() -> Iterator[str]:
+        while (line := lines.get()) is not None:
+            yield line
+
+    thread = threading.Thread(target=UciSession(feed(), out).run, daemon=True)  # type: ignore[arg-type]
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while "bestmove" not in out.getvalue():
+        assert time.monotonic() < deadline, out.getvalue()
+        time.sleep(0.01)
+    lines.put("quit\n")
+    thread.join(10)
+    assert not thread.is_alive()
+    return out.getvalue().splitlines()
+
+
+def test_uci_eval_file_loads_and_changes_the_evaluation(tmp_path: Path) -> None:
+    net = random_network(tmp_path / "net.nnue")
+    go = f"position fen {KIWIPETE}\ngo depth 4\n"
+    plain = session(go)
+    lines = session(f"setoption name EvalFile value {net}\n{go}")
+    assert f"info string loaded network {net} (768->16x2->1)" in lines
+    scores = [
+        [int(m.group(1)) for line in out if (m := re.search(r" score cp (-?\d+)", line))]
+        for out in (plain, lines)
+    ]
+    assert scores[0] and scores[1] and scores[0][-1] != scores[1][-1]
+    best = lines[-1].split()[1]
+    assert best in {m.uci() for m in pychess_rs.Board(KIWIPETE).legal_moves}
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "cannot read network file"),
+        (b"PCNN", "shorter than the 24-byte header"),
+        (b"XXXX" + bytes(20), "the magic is not PCNN"),
+        (b"PCNN" + struct.pack("<5I", 2, 16, 255, 64, 400), "version 2 is not supported"),
+        (b"PCNN" + struct.pack("<5I", 1, 16, 255, 64, 400) + bytes(10), "its header says"),
+    ],
+)
+def test_uci_bad_eval_file_is_reported_and_play_goes_on(
+    tmp_path: Path, content: bytes | None, reason: str
+) -> None:
+    path = tmp_path / "bad.nnue"
+    if content is not None:
+        path.write_bytes(content)
+    lines = session(f"setoption name EvalFile value {path}\nposition startpos\ngo depth 2\n")
+    said = [line for line in lines if line.startswith("info string EvalFile")]
+    assert len(said) == 1 and reason in said[0], lines
+    assert said[0].endswith("using the hand-written evaluation")
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_engine_eval_file(tmp_path: Path) -> None:
+    net = random_network(tmp_path / "net.nnue", hidden=8, seed=3)
+    board = pychess_rs.Board(KIWIPETE)
+    with Engine(eval_file=net) as engine:
+        assert engine.eval_file == str(net)
+        with_net = engine.analyse(board, Limit(depth=4))
+        result = engine.play(board, Limit(depth=3))
+        assert result.move in board.legal_moves
+    with Engine() as engine:
+        assert engine.eval_file is None
+        by_hand = engine.analyse(board, Limit(depth=4))
+    assert with_net["score"] != by_hand["score"]
+
+
+def test_engine_bad_eval_file_raises_a_value_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(b"not a network at all, just text")
+    with pytest.raises(EngineOptionError, match="eval_file: not a network file") as error:
+        Engine(eval_file=path)
+    assert isinstance(error.value, ValueError)
+    with pytest.raises(EngineOptionError, match="cannot read network file"):
+        Engine(eval_file=tmp_path / "missing.nnue")
+
+
+# ---- the trainer (tools/nnue_train.py) and the pipeline end to end ----------------------------
+
+
+def test_trainer_gradient_matches_finite_differences() -> None:
+    np = pytest.importorskip("numpy")
+    from nnue_train import Data, Network, dense, sigmoid, target
+
+    rng = np.random.default_rng(5)
+    m = 12
+    us = np.full((m, 32), 768, dtype=np.int16)
+    them = np.full((m, 32), 768, dtype=np.int16)
+    us[:, :6] = rng.integers(0, 768, (m, 6))
+    them[:, :6] = rng.integers(0, 768, (m, 6))
+    data = Data(us, them, rng.normal(0, 300, m).astype(np.float32), rng.random(m) > 0.5)
+    data.result = data.result.astype(np.float32)
+    net = Network(6, rng)
+    net.params["fb"] += 0.3
+
+    # The loss the step minimises, as a function of one parameter.
+    def loss() -> float:
+        out, _ = net.forward(dense(data.us), dense(data.them))
+        return float(np.mean((sigmoid(out) - target(data, 0.25)) ** 2))
+
+    for key, index in (("ow", 3), ("ob", 0), ("fb", 2), ("fw", (int(us[0, 0]), 1))):
+        before = net.params[key].copy()
+        eps = 1e-3
+        net.params[key][index] += eps
+        up = loss()
+        net.params[key][index] -= 2 * eps
+        down = loss()
+        net.params[key] = before
+        numeric = (up - down) / (2 * eps)
+        # One Adam step from fresh moments moves each parameter by -lr * sign(gradient).
+        fresh = Network(6, np.random.default_rng(0))
+        fresh.params = {k: v.copy() for k, v in net.params.items()}
+        fresh.step(data, 0.25, lr=1e-4)
+        moved = fresh.params[key][index] - net.params[key][index]
+        if abs(numeric) > 1e-7:
+            assert np.sign(moved) == -np.sign(numeric), (key, numeric, moved)
+
+
+def test_pipeline_end_to_end(tmp_path: Path) -> None:
+    """Self-play records -> training -> quantised file -> EvalFile in the UCI loop."""
+    np = pytest.importorskip("numpy")
+    import nnue_train
+
+    from pychess_rs import training_data
+
+    data = tmp_path / "selfplay.bin"
+    training_data.write_nnue(data, games=30, nodes=200, seed=3, threads=1)
+    records = nnue_train.read_records(data)
+    assert len(records) >= 2000
+    # The decoder agrees with the package's reader on the first record.
+    first = training_data.read_nnue(data, "bullet")[0]
+    assert records.score[0] == first.score
+    assert records.result[0] == {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[first.result]
+    assert int(np.sum(records.us[0] < 768)) == len(pychess_rs.Board(first.fen).piece_map())
+
+    net_path = tmp_path / "net.nnue"
+    curve = tmp_path / "curve.csv"
+    argv = [str(data), "--out", str(net_path), "--hidden", "16", "--epochs", "3", "--seed", "7"]
+    assert nnue_train.main([*argv, "--curve", str(curve)]) == 0
+    rows = curve.read_text().splitlines()
+    assert rows[0] == "epoch,train_loss,validation_loss" and len(rows) == 4
+    losses = [float(r.split(",")[1]) for r in rows[1:]]
+    assert losses[-1] < losses[0]
+    # Reproducible from the seed.
+    again = tmp_path / "again.nnue"
+    assert nnue_train.main([*argv[:2], str(again), *argv[3:], "--curve", str(curve)]) == 0
+    assert again.read_bytes() == net_path.read_bytes()
+
+    # The quantised file evaluates as the float network did (the trainer's inputs are the
+    # engine's): the same training in process gives the float network.
+    net, _ = nnue_train.train(
+        records,
+        hidden=16,
+        epochs=3,
+        batch=1024,
+        lr=0.001,
+        wdl=0.25,
+        validation=0.1,
+        seed=7,
+        log=lambda _: None,
+    )
+    assert net.quantised() == net_path.read_bytes()
+    sample = records.take(slice(0, 300))
+    floats = net.evaluate_records(sample)
+    fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:300]]
+    ints = np.array([engine_integer_eval(net_path.read_bytes(), pychess_rs.Board(f)) for f in fens])
+    # Rounding the output weights to 1/64 moves the evaluation by a few centipawns; a wrong
+    # input layout or perspective would move it by as much as the evaluations spread.
+    assert np.mean(np.abs(ints - floats)) < 8.0, np.abs(ints - floats)
+    assert np.max(np.abs(ints - floats)) < 30.0, np.abs(ints - floats)
+    assert np.std(ints) > 30.0  # the evaluations spread (the network is not constant)
+
+    go = f"position fen {KIWIPETE}\ngo depth 5\n"
+    lines = session(f"setoption name EvalFile value {net_path}\n{go}")
+    assert f"info string loaded network {net_path} (768->16x2->1)" in lines
+    best = lines[-1].split()[1]
+    assert best in {m.uci() for m in pychess_rs.Board(KIWIPETE).legal_moves}
+    plain = session(go)
+    score = re.compile(r" score cp (-?\d+)")
+    with_net = [int(m.group(1)) for line in lines if (m := score.search(line))]
+    by_hand = [int(m.group(1)) for line in plain if (m := score.search(line))]
+    assert with_net and by_hand and with_net != by_hand
+
+
+def engine_integer_eval(net: bytes, board: pychess_rs.Board) -> int:
+    """The engine's evaluation of ``board`` (side to move's view), recomputed from the file
+    as rust/engine/src/nnue.rs documents it."""
+    import numpy as np
+
+    _, version, hidden, qa, qb, scale = struct.unpack_from("<4s5I", net)
+    assert version == 1
+    body = np.frombuffer(net, dtype="<i2", count=(768 + 3) * hidden, offset=24).astype(np.int64)
+    fw = body[: 768 * hidden].reshape(768, hidden)
+    fb = body[768 * hidden : 769 * hidden]
+    ow = body[769 * hidden :]
+    (ob,) = struct.unpack_from("<i", net, len(net) - 4)
+    acc = {}
+    for perspective in (True, False):
+        rows = [
+            384 * (piece.color != perspective)
+            + 64 * (piece.piece_type - 1)
+            + (square if perspective else square ^ 56)
+            for square, piece in board.piece_map().items()
+        ]
+        acc[perspective] = fb + fw[rows].sum(axis=0)
+    us, them = acc[board.turn], acc[not board.turn]
+    total = int(np.clip(us, 0, qa) @ ow[:hidden] + np.clip(them, 0, qa) @ ow[hidden:]) + ob
+    value = abs(total * scale) // (qa * qb)
+    return value if total * scale >= 0 else -value
+
+
+def test_engine_evaluates_the_trained_file_as_the_format_says(tmp_path: Path) -> None:
+    """Depth 1 in a position without captures or checks is the best of the children's static
+    evaluations: the engine's integer network, recomputed here from the file."""
+    pytest.importorskip("numpy")
+    net = random_network(tmp_path / "net.nnue", hidden=24, seed=11)
+    fen = "4k3/8/8/2p1p3/2P1P3/8/8/4K3 w - - 0 1"
+    board = pychess_rs.Board(fen)
+    children = []
+    for move in board.legal_moves:
+        child = board.copy()
+        child.push(move)
+        children.append(-engine_integer_eval(net.read_bytes(), child))
+    expected = max(children)
+    lines = session(f"setoption name EvalFile value {net}\nposition fen {fen}\ngo depth 1\n")
+    scores = [int(m.group(1)) for line in lines if (m := re.search(r" score cp (-?\d+)", line))]
+    assert scores[-1] == expected, (scores, children)

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Train the engine's evaluation network on NNUE training records, on the CPU with numpy.
+
+    pychess-rs training-data nnue data.bin --selfplay 2000 --nodes 5000 --seed 1
+    python tools/nnue_train.py data.bin --out net.nnue --hidden 128 --epochs 20 --seed 1
+
+The network is the engine's (``rust/engine/src/nnue.rs``): ``768 -> N x 2 -> 1``, one
+feature transformer shared by both perspectives, clipped ReLU (``clamp(x, 0, 1)``), one
+output neuron over the side to move's half then the other side's. Its output ``o`` times
+``SCALE`` (400) is the evaluation in centipawns from the side to move's view.
+
+Data: the 32-byte records ``pychess-rs training-data nnue`` writes (docs/training-data.md),
+bullet's ``ChessBoard`` (the default; already from the side to move's view) or marlinflow's
+``PackedBoard`` (``--format marlin``; turned to the side to move's view here). Training and
+validation: the last ``--validation`` fraction of the file (whole games at its end, since
+the writers write game after game) validates, the rest trains.
+
+Loss: mean squared error between ``sigmoid(o)`` and the target
+``(1 - lambda) * sigmoid(score / SCALE) + lambda * result`` (result 0, 0.5, 1 for the side
+to move; ``--wdl`` is lambda). Mini-batch Adam; after every step the weights are clipped to
+``[-1.98, 1.98]`` so that the quantised accumulator cannot overflow 16 bits (32 pieces x
+1.98 x 255 + bias stays below 32,767). Every epoch prints the training and validation loss
+and appends them to ``--curve`` (CSV; a PNG beside it when matplotlib is installed).
+
+Quantisation (the engine's file format, ``PCNN`` version 1): feature weights and biases x
+``QA`` = 255, output weights x ``QB`` = 64, output bias x ``QA * QB``, rounded. Everything is
+reproducible from ``--seed`` (initialisation and batch order).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import struct
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+QA = 255
+QB = 64
+SCALE = 400
+CLIP = 1.98
+INPUTS = 768
+RECORD = 32
+
+
+@dataclass
+class Data:
+    """Positions as active features of both perspectives, padded with ``INPUTS``."""
+
+    us: np.ndarray  # (M, 32) int16, the side to move's inputs
+    them: np.ndarray  # (M, 32) int16, the other side's inputs
+    score: np.ndarray  # (M,) float32, centipawns, side to move's view
+    result: np.ndarray  # (M,) float32, 0 / 0.5 / 1 for the side to move
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def take(self, index: np.ndarray | slice) -> Data:
+        return Data(self.us[index], self.them[index], self.score[index], self.result[index])
+
+
+def read_records(path: Path, fmt: str = "bullet") -> Data:
+    """Decodes every record of ``path`` (bullet ``ChessBoard`` or marlin ``PackedBoard``)."""
+    raw = np.fromfile(path, dtype=np.uint8)
+    if raw.size % RECORD:
+        raise ValueError(f"{path}: {raw.size} bytes is not a whole number of 32-byte records")
+    rec = raw.reshape(-1, RECORD)
+    m = len(rec)
+    occ_bits = np.unpackbits(rec[:, :8], axis=1, bitorder="little").astype(bool)  # (M, 64)
+    nibbles = np.empty((m, 32), dtype=np.uint8)
+    nibbles[:, 0::2] = rec[:, 8:24] & 0x0F
+    nibbles[:, 1::2] = rec[:, 8:24] >> 4
+    order = np.cumsum(occ_bits, axis=1) - 1
+    rows, squares = np.nonzero(occ_bits)
+    if np.any(order[:, -1] >= 32):
+        raise ValueError(f"{path}: a record has more than 32 pieces")
+    codes = nibbles[rows, order[rows, squares]]
+    color = (codes >> 3).astype(np.int64)
+    role = (codes & 7).astype(np.int64)
+    if fmt == "bullet":
+        score = rec[:, 24:26].copy().view("<i2").reshape(-1).astype(np.float32)
+        result = rec[:, 26].astype(np.float32) / 2
+    elif fmt == "marlin":
+        role = np.where(role == 6, 3, role)  # a rook keeping a castling right
+        black = (rec[:, 24] >> 7).astype(bool)
+        score = rec[:, 28:30].copy().view("<i2").reshape(-1).astype(np.float32)
+        score = np.where(black, -score, score)
+        result = rec[:, 30].astype(np.float32) / 2
+        result = np.where(black, 1 - result, result)
+        # To the side to move's view: mirror the squares and swap the colours for Black.
+        flip = black[rows]
+        squares = np.where(flip, squares ^ 56, squares)
+        color = np.where(flip, 1 - color, color)
+    else:
+        raise ValueError(f"unknown record format {fmt!r} (bullet or marlin)")
+    if np.any(role > 5):
+        raise ValueError(f"{path}: a piece code is not a piece")
+    us_index = 384 * color + 64 * role + squares
+    them_index = 384 * (1 - color) + 64 * role + (squares ^ 56)
+    slot = order[rows, squares]
+    us = np.full((m, 32), INPUTS, dtype=np.int16)
+    them = np.full((m, 32), INPUTS, dtype=np.int16)
+    us[rows, slot] = us_index
+    them[rows, slot] = them_index
+    return Data(us, them, score.astype(np.float32), result.astype(np.float32))
+
+
+def dense(features: np.ndarray) -> np.ndarray:
+    """The one-hot input matrix ``(B, 768)`` of padded feature rows."""
+    x = np.zeros((len(features), INPUTS + 1), dtype=np.float32)
+    np.put_along_axis(x, features.astype(np.int64), 1.0, axis=1)
+    return x[:, :INPUTS]
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+class Network:
+    """The float network and its Adam state."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
+        self.hidden = hidden
+        self.params = {
+            "fw": rng.normal(0.0, 1.0 / np.sqrt(32), (INPUTS, hidden)).astype(np.float32),
+            "fb": np.zeros(hidden, dtype=np.float32),
+            "ow": rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), 2 * hidden).astype(np.float32),
+            "ob": np.zeros(1, dtype=np.float32),
+        }
+        self.m = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self.t = 0
+
+    def forward(self, x_us: np.ndarray, x_them: np.ndarray) -> tuple[np.ndarray, tuple]:
+        p = self.params
+        a_us = x_us @ p["fw"] + p["fb"]
+        a_them = x_them @ p["fw"] + p["fb"]
+        h = np.concatenate([np.clip(a_us, 0, 1), np.clip(a_them, 0, 1)], axis=1)
+        out = h @ p["ow"] + p["ob"][0]
+        return out, (x_us, x_them, a_us, a_them, h)
+
+    def loss(self, data: Data, wdl: float, batch: int = 8192) -> float:
+        total = 0.0
+        for start in range(0, len(data), batch):
+            part = data.take(slice(start, start + batch))
+            out, _ = self.forward(dense(part.us), dense(part.them))
+            total += float(np.sum((sigmoid(out) - target(part, wdl)) ** 2))
+        return total / max(1, len(data))
+
+    def step(self, part: Data, wdl: float, lr: float) -> float:
+        x_us, x_them = dense(part.us), dense(part.them)
+        out, (x_us, x_them, a_us, a_them, h) = self.forward(x_us, x_them)
+        s = sigmoid(out)
+        err = s - target(part, wdl)
+        n = len(out)
+        d_out = (2.0 / n) * err * s * (1 - s)
+        p = self.params
+        grads = {"ow": h.T @ d_out, "ob": np.array([d_out.sum()], dtype=np.float32)}
+        d_h = np.outer(d_out, p["ow"])
+        n_h = self.hidden
+        d_us = d_h[:, :n_h] * ((a_us > 0) & (a_us < 1))
+        d_them = d_h[:, n_h:] * ((a_them > 0) & (a_them < 1))
+        grads["fw"] = x_us.T @ d_us + x_them.T @ d_them
+        grads["fb"] = d_us.sum(axis=0) + d_them.sum(axis=0)
+        self.t += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        for k, g in grads.items():
+            g = g.astype(np.float32)
+            self.m[k] = b1 * self.m[k] + (1 - b1) * g
+            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
+            m_hat = self.m[k] / (1 - b1**self.t)
+            v_hat = self.v[k] / (1 - b2**self.t)
+            p[k] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+            np.clip(p[k], -CLIP, CLIP, out=p[k])
+        return float(np.mean(err**2))
+
+    def quantised(self) -> bytes:
+        """The network in the engine's file format (``PCNN`` version 1)."""
+        p = self.params
+        fw = np.round(p["fw"] * QA).astype("<i2")
+        fb = np.round(p["fb"] * QA).astype("<i2")
+        ow = np.round(p["ow"] * QB).astype("<i2")
+        ob = int(np.round(p["ob"][0] * QA * QB))
+        header = b"PCNN" + struct.pack("<5I", 1, self.hidden, QA, QB, SCALE)
+        return header + fw.tobytes() + fb.tobytes() + ow.tobytes() + struct.pack("<i", ob)
+
+    def evaluate_records(self, data: Data) -> np.ndarray:
+        """Float evaluations in centipawns (side to move's view)."""
+        out, _ = self.forward(dense(data.us), dense(data.them))
+        return out * SCALE
+
+
+def target(data: Data, wdl: float) -> np.ndarray:
+    return (1 - wdl) * sigmoid(data.score / SCALE) + wdl * data.result
+
+
+def write_curve(path: Path, rows: list[tuple[int, float, float]]) -> Path | None:
+    """Writes the loss curve as CSV, and as a PNG beside it when matplotlib is at hand."""
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["epoch", "train_loss", "validation_loss"])
+        writer.writerows(rows)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    png = path.with_suffix(".png")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    epochs = [r[0] for r in rows]
+    ax.plot(epochs, [r[1] for r in rows], label="training")
+    ax.plot(epochs, [r[2] for r in rows], label="validation")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("MSE")
+    ax.legend()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+    return png
+
+
+def train(
+    data: Data,
+    *,
+    hidden: int,
+    epochs: int,
+    batch: int,
+    lr: float,
+    wdl: float,
+    validation: float,
+    seed: int,
+    log=print,
+) -> tuple[Network, list[tuple[int, float, float]]]:
+    """Trains a network; returns it and ``(epoch, train loss, validation loss)`` per epoch."""
+    rng = np.random.default_rng(seed)
+    held = int(len(data) * validation)
+    if len(data) - held < 1 or held < 1:
+        raise ValueError(f"{len(data)} positions are too few to split for validation")
+    train_set = data.take(slice(0, len(data) - held))
+    valid_set = data.take(slice(len(data) - held, len(data)))
+    net = Network(hidden, rng)
+    curve = []
+    log(f"{len(train_set)} training, {len(valid_set)} validation positions; 768->{hidden}x2->1")
+    log(f"epoch 0: train {net.loss(train_set, wdl):.6f} validation {net.loss(valid_set, wdl):.6f}")
+    for epoch in range(1, epochs + 1):
+        started = time.perf_counter()
+        order = rng.permutation(len(train_set))
+        for start in range(0, len(order), batch):
+            net.step(train_set.take(order[start : start + batch]), wdl, lr)
+        train_loss = net.loss(train_set, wdl)
+        valid_loss = net.loss(valid_set, wdl)
+        curve.append((epoch, train_loss, valid_loss))
+        log(
+            f"epoch {epoch}: train {train_loss:.6f} validation {valid_loss:.6f}"
+            f" ({time.perf_counter() - started:.1f} s)"
+        )
+    return net, curve
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path, nargs="+", help="NNUE record files (32-byte records)")
+    parser.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
+    parser.add_argument("--out", type=Path, required=True, help="the network file to write")
+    parser.add_argument("--hidden", type=int, default=64, help="N, hidden width per side")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--lr", type=float, default=0.001, help="Adam step")
+    parser.add_argument("--wdl", type=float, default=0.25, help="weight of the game result")
+    parser.add_argument("--validation", type=float, default=0.1, help="fraction held out")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--curve", type=Path, help="loss curve CSV (default: OUT.csv)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.hidden <= 4096:
+        parser.error("--hidden must be in 1..4096")
+    try:
+        parts = [read_records(path, args.format) for path in args.data]
+    except (OSError, ValueError) as e:
+        print(f"nnue_train: {e}", file=sys.stderr)
+        return 2
+    data = Data(*(np.concatenate([getattr(p, f) for p in parts]) for f in Data.__annotations__))
+    try:
+        net, curve = train(
+            data,
+            hidden=args.hidden,
+            epochs=args.epochs,
+            batch=args.batch,
+            lr=args.lr,
+            wdl=args.wdl,
+            validation=args.validation,
+            seed=args.seed,
+        )
+    except ValueError as e:
+        print(f"nnue_train: {e}", file=sys.stderr)
+        return 2
+    args.out.write_bytes(net.quantised())
+    curve_path = args.curve or args.out.with_suffix(".csv")
+    png = write_curve(curve_path, curve)
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes), loss curve {curve_path}")
+    if png is not None:
+        print(f"plot {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
