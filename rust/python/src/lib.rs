@@ -31,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::outcome_result, m)?)?;
     board::install_fast_methods(py)?;
     board::install_members(py)?;
+    m.add_class::<board::VariantBoard>()?;
     m.add_class::<board::LegalMoveGenerator>()?;
     m.add_class::<board::PseudoLegalMoveGenerator>()?;
     m.add_class::<moves::Move>()?;

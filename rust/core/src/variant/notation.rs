@@ -132,13 +132,23 @@ impl VariantBoard {
     /// assert_eq!(board.san(m), "Kd4#");
     /// ```
     pub fn san(&self, m: Move) -> String {
+        self.algebraic(m, false)
+    }
+
+    /// Long algebraic notation of the legal move `m` (`Ng1-f3`, `Qxe6#`), python-chess's
+    /// `lan` with the variant's suffixes.
+    pub fn lan(&self, m: Move) -> String {
+        self.algebraic(m, true)
+    }
+
+    fn algebraic(&self, m: Move, long: bool) -> String {
         if m.is_null() {
             return "--".to_string();
         }
         let legal = self.legal_moves();
         let mut san = self
             .board
-            .algebraic_without_suffix(m, false, |from_mask, to| {
+            .algebraic_without_suffix(m, long, |from_mask, to| {
                 legal
                     .iter()
                     .filter(|other| other.to == to && from_mask.contains(other.from))

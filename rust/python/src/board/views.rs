@@ -167,6 +167,15 @@ pub struct LegalMoveGenerator {
     source: ViewSource,
 }
 
+impl LegalMoveGenerator {
+    /// A view that asks `board` through python-chess's board methods (a variant board).
+    pub(crate) fn of_other(board: Py<PyAny>) -> LegalMoveGenerator {
+        LegalMoveGenerator {
+            source: ViewSource::Other(board),
+        }
+    }
+}
+
 #[pymethods]
 impl LegalMoveGenerator {
     /// A view of ``board``'s legal moves.
@@ -266,6 +275,15 @@ impl LegalMoveGenerator {
 #[pyclass(module = "pychess_rs", name = "PseudoLegalMoveGenerator")]
 pub struct PseudoLegalMoveGenerator {
     source: ViewSource,
+}
+
+impl PseudoLegalMoveGenerator {
+    /// A view that asks `board` through python-chess's board methods (a variant board).
+    pub(crate) fn of_other(board: Py<PyAny>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator {
+            source: ViewSource::Other(board),
+        }
+    }
 }
 
 #[pymethods]
