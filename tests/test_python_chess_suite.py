@@ -83,6 +83,10 @@ VARIANT_CASES = (
 
 #: Tests that need what pychess-rs does not have yet: Syzygy tables of the variants.
 NEEDS_VARIANTS = {
+    "AtomicTestCase.test_lone_king_wdl": (
+        "probes with a Tablebase(VariantBoard=AtomicBoard); pychess_rs.syzygy reads standard "
+        "chess tables only"
+    ),
     **{
         f"SyzygyTestCase.{test}": (
             "probes suicide/antichess tables with chess.variant boards; pychess_rs.syzygy "

@@ -32,7 +32,9 @@ mod xboard;
 pub(crate) use fast::install_fast_methods;
 pub(crate) use rules::outcome_result;
 pub(crate) use shadows::install_members;
-pub(crate) use variant::VariantBoard;
+pub(crate) use variant::{
+    new_instance as new_variant_instance, play_if_variant, popped_copy_if_variant, VariantBoard,
+};
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 
 use crate::errors::Result;

@@ -1100,3 +1100,44 @@ impl VariantBoard {
         moves_list(py, &position, moves)
     }
 }
+
+/// A Python board of `position`'s variant (python-chess's class from `pychess_rs.variant`)
+/// holding `position`, without moves: the PGN reader's starting board of a variant game.
+pub(crate) fn new_instance<'py>(
+    py: Python<'py>,
+    position: &CoreVariantBoard,
+) -> PyResult<Bound<'py, Board>> {
+    let cls = py
+        .import("pychess_rs.variant")?
+        .getattr("find_variant")?
+        .call1((position.variant().uci_name(),))?
+        .cast_into::<PyType>()?;
+    let extras = (position.remaining_checks(), *position.pockets());
+    let board = Board::new_game(position.board().clone());
+    let instance = VariantBoard::instance(&cls, board, extras, Vec::new())?;
+    Ok(instance.into_bound(py).cast_into::<Board>()?)
+}
+
+/// Plays the legal move `m` on `board` by its variant's rules when it is a variant board
+/// (returns false, playing nothing, for a chess board).
+pub(crate) fn play_if_variant(board: &Bound<'_, Board>, m: CoreMove) -> PyResult<bool> {
+    let Ok(variant) = board.cast::<VariantBoard>() else {
+        return Ok(false);
+    };
+    let mut this = variant.try_borrow_mut()?;
+    let position = VariantBoard::position_mut(&mut this);
+    VariantBoard::play(&mut this, board.py(), position, m);
+    Ok(true)
+}
+
+/// python-chess's `board.copy(); board.pop()` for a variant board (None for a chess board).
+pub(crate) fn popped_copy_if_variant<'py>(
+    board: &Bound<'py, Board>,
+) -> PyResult<Option<Bound<'py, Board>>> {
+    if board.cast::<VariantBoard>().is_err() {
+        return Ok(None);
+    }
+    let copy = board.call_method0("copy")?;
+    copy.call_method0("pop")?;
+    Ok(Some(copy.cast_into::<Board>()?))
+}
