@@ -23,8 +23,8 @@ the classes and their attributes, as python-chess does::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import ClassVar, Optional
+from collections.abc import Iterable, Iterator
+from typing import ClassVar
 
 from ._core import Board, VariantBoard
 from .types import BISHOP, KING, KNIGHT, PAWN, PIECE_SYMBOLS, QUEEN, ROOK, Color
@@ -56,14 +56,14 @@ class SuicideBoard(VariantBoard):
     xboard_variant: ClassVar[str] = "suicide"
     starting_fen: ClassVar[str] = _STANDARD_FEN
 
-    tbw_suffix: ClassVar[Optional[str]] = ".stbw"
-    tbz_suffix: ClassVar[Optional[str]] = ".stbz"
-    tbw_magic: ClassVar[Optional[bytes]] = b"\x7b\xf6\x93\x15"
-    tbz_magic: ClassVar[Optional[bytes]] = b"\xe4\xcf\xe7\x23"
-    pawnless_tbw_suffix: ClassVar[Optional[str]] = ".gtbw"
-    pawnless_tbz_suffix: ClassVar[Optional[str]] = ".gtbz"
-    pawnless_tbw_magic: ClassVar[Optional[bytes]] = b"\xbc\x55\xbc\x21"
-    pawnless_tbz_magic: ClassVar[Optional[bytes]] = b"\xd6\xf5\x1b\x50"
+    tbw_suffix: ClassVar[str | None] = ".stbw"
+    tbz_suffix: ClassVar[str | None] = ".stbz"
+    tbw_magic: ClassVar[bytes | None] = b"\x7b\xf6\x93\x15"
+    tbz_magic: ClassVar[bytes | None] = b"\xe4\xcf\xe7\x23"
+    pawnless_tbw_suffix: ClassVar[str | None] = ".gtbw"
+    pawnless_tbz_suffix: ClassVar[str | None] = ".gtbz"
+    pawnless_tbw_magic: ClassVar[bytes | None] = b"\xbc\x55\xbc\x21"
+    pawnless_tbz_magic: ClassVar[bytes | None] = b"\xd6\xf5\x1b\x50"
     connected_kings: ClassVar[bool] = True
     one_king: ClassVar[bool] = False
     captures_compulsory: ClassVar[bool] = True
@@ -76,14 +76,14 @@ class GiveawayBoard(SuicideBoard):
     uci_variant: ClassVar[str] = "giveaway"
     xboard_variant: ClassVar[str] = "giveaway"
 
-    tbw_suffix: ClassVar[Optional[str]] = ".gtbw"
-    tbz_suffix: ClassVar[Optional[str]] = ".gtbz"
-    tbw_magic: ClassVar[Optional[bytes]] = b"\xbc\x55\xbc\x21"
-    tbz_magic: ClassVar[Optional[bytes]] = b"\xd6\xf5\x1b\x50"
-    pawnless_tbw_suffix: ClassVar[Optional[str]] = ".stbw"
-    pawnless_tbz_suffix: ClassVar[Optional[str]] = ".stbz"
-    pawnless_tbw_magic: ClassVar[Optional[bytes]] = b"\x7b\xf6\x93\x15"
-    pawnless_tbz_magic: ClassVar[Optional[bytes]] = b"\xe4\xcf\xe7\x23"
+    tbw_suffix: ClassVar[str | None] = ".gtbw"
+    tbz_suffix: ClassVar[str | None] = ".gtbz"
+    tbw_magic: ClassVar[bytes | None] = b"\xbc\x55\xbc\x21"
+    tbz_magic: ClassVar[bytes | None] = b"\xd6\xf5\x1b\x50"
+    pawnless_tbw_suffix: ClassVar[str | None] = ".stbw"
+    pawnless_tbz_suffix: ClassVar[str | None] = ".stbz"
+    pawnless_tbw_magic: ClassVar[bytes | None] = b"\x7b\xf6\x93\x15"
+    pawnless_tbz_magic: ClassVar[bytes | None] = b"\xe4\xcf\xe7\x23"
 
 
 class AntichessBoard(GiveawayBoard):
@@ -103,10 +103,10 @@ class AtomicBoard(VariantBoard):
     xboard_variant: ClassVar[str] = "atomic"
     starting_fen: ClassVar[str] = _STANDARD_FEN
 
-    tbw_suffix: ClassVar[Optional[str]] = ".atbw"
-    tbz_suffix: ClassVar[Optional[str]] = ".atbz"
-    tbw_magic: ClassVar[Optional[bytes]] = b"\x55\x8d\xa4\x49"
-    tbz_magic: ClassVar[Optional[bytes]] = b"\x91\xa9\x5e\xeb"
+    tbw_suffix: ClassVar[str | None] = ".atbw"
+    tbz_suffix: ClassVar[str | None] = ".atbz"
+    tbw_magic: ClassVar[bytes | None] = b"\x55\x8d\xa4\x49"
+    tbz_magic: ClassVar[bytes | None] = b"\x91\xa9\x5e\xeb"
     connected_kings: ClassVar[bool] = True
 
 
@@ -118,10 +118,10 @@ class KingOfTheHillBoard(VariantBoard):
     xboard_variant: ClassVar[str] = "kingofthehill"
     starting_fen: ClassVar[str] = _STANDARD_FEN
 
-    tbw_suffix: ClassVar[Optional[str]] = None
-    tbz_suffix: ClassVar[Optional[str]] = None
-    tbw_magic: ClassVar[Optional[bytes]] = None
-    tbz_magic: ClassVar[Optional[bytes]] = None
+    tbw_suffix: ClassVar[str | None] = None
+    tbz_suffix: ClassVar[str | None] = None
+    tbw_magic: ClassVar[bytes | None] = None
+    tbz_magic: ClassVar[bytes | None] = None
 
 
 class RacingKingsBoard(VariantBoard):
@@ -133,10 +133,10 @@ class RacingKingsBoard(VariantBoard):
     xboard_variant: ClassVar[str] = "racingkings"
     starting_fen: ClassVar[str] = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"
 
-    tbw_suffix: ClassVar[Optional[str]] = None
-    tbz_suffix: ClassVar[Optional[str]] = None
-    tbw_magic: ClassVar[Optional[bytes]] = None
-    tbz_magic: ClassVar[Optional[bytes]] = None
+    tbw_suffix: ClassVar[str | None] = None
+    tbz_suffix: ClassVar[str | None] = None
+    tbw_magic: ClassVar[bytes | None] = None
+    tbz_magic: ClassVar[bytes | None] = None
 
 
 class HordeBoard(VariantBoard):
@@ -149,10 +149,10 @@ class HordeBoard(VariantBoard):
         "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
     )
 
-    tbw_suffix: ClassVar[Optional[str]] = None
-    tbz_suffix: ClassVar[Optional[str]] = None
-    tbw_magic: ClassVar[Optional[bytes]] = None
-    tbz_magic: ClassVar[Optional[bytes]] = None
+    tbw_suffix: ClassVar[str | None] = None
+    tbz_suffix: ClassVar[str | None] = None
+    tbw_magic: ClassVar[bytes | None] = None
+    tbz_magic: ClassVar[bytes | None] = None
 
 
 class ThreeCheckBoard(VariantBoard):
@@ -172,10 +172,10 @@ class ThreeCheckBoard(VariantBoard):
     xboard_variant: ClassVar[str] = "3check"
     starting_fen: ClassVar[str] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1"
 
-    tbw_suffix: ClassVar[Optional[str]] = None
-    tbz_suffix: ClassVar[Optional[str]] = None
-    tbw_magic: ClassVar[Optional[bytes]] = None
-    tbz_magic: ClassVar[Optional[bytes]] = None
+    tbw_suffix: ClassVar[str | None] = None
+    tbz_suffix: ClassVar[str | None] = None
+    tbw_magic: ClassVar[bytes | None] = None
+    tbz_magic: ClassVar[bytes | None] = None
 
     @property
     def remaining_checks(self) -> _RemainingChecks:
@@ -214,14 +214,15 @@ class _RemainingChecks:
     def __len__(self) -> int:
         return 2
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[int]:
         return iter(self._pair())
 
     def __eq__(self, other: object) -> bool:
-        try:
-            return list(self) == list(other)  # type: ignore[call-overload]
-        except TypeError:
-            return NotImplemented
+        if isinstance(other, (list, tuple, _RemainingChecks)):
+            return self._pair() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return repr(self._pair())
@@ -236,7 +237,7 @@ class CrazyhousePocket:
 
     def __init__(self, symbols: Iterable[str] = "") -> None:
         self._counts = [0] * 6
-        self._board: Optional[CrazyhouseBoard] = None
+        self._board: CrazyhouseBoard | None = None
         self._color = True
         for symbol in symbols:
             self.add(PIECE_SYMBOLS.index(symbol))
@@ -287,7 +288,7 @@ class CrazyhousePocket:
     def __str__(self) -> str:
         counts = self._get()
         return "".join(
-            PIECE_SYMBOLS[role] * counts[role - 1] for role in reversed(_POCKET_ROLES)
+            str(PIECE_SYMBOLS[role]) * counts[role - 1] for role in reversed(_POCKET_ROLES)
         )
 
     def __len__(self) -> int:
@@ -312,10 +313,10 @@ class CrazyhouseBoard(VariantBoard):
     xboard_variant: ClassVar[str] = "crazyhouse"
     starting_fen: ClassVar[str] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
 
-    tbw_suffix: ClassVar[Optional[str]] = None
-    tbz_suffix: ClassVar[Optional[str]] = None
-    tbw_magic: ClassVar[Optional[bytes]] = None
-    tbz_magic: ClassVar[Optional[bytes]] = None
+    tbw_suffix: ClassVar[str | None] = None
+    tbz_suffix: ClassVar[str | None] = None
+    tbw_magic: ClassVar[bytes | None] = None
+    tbz_magic: ClassVar[bytes | None] = None
 
     @property
     def pockets(self) -> list[CrazyhousePocket]:

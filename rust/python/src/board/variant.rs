@@ -283,7 +283,7 @@ impl VariantBoard {
     /// An empty board of the class's variant; `__init__` sets the position.
     #[new]
     #[classmethod]
-    #[pyo3(signature = (*_args, **_kwargs))]
+    #[pyo3(signature = (*_args, **_kwargs), text_signature = "(fen=..., chess960=False)")]
     fn new(
         cls: &Bound<'_, PyType>,
         _args: &Bound<'_, PyTuple>,
