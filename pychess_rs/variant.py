@@ -345,6 +345,14 @@ VARIANTS: list[type[Board]] = [
 ]
 
 
+def _rebuild(cls: type[VariantBoard], fen: str, chess960: bool, moves: list[str]) -> VariantBoard:
+    """Unpickles a variant board: its root position and its moves (see ``__reduce__``)."""
+    board = cls(fen, chess960=chess960)
+    for uci in moves:
+        board.push_uci(uci)
+    return board
+
+
 def find_variant(name: str) -> type[Board]:
     """The board class of a variant, looked up by one of its names (``aliases``, compared
     case-insensitively: ``"Atomic"``, ``"KOTH"``, ``"3check"``, ``"Standard"``...).

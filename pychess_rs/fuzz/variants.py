@@ -290,9 +290,10 @@ class VariantCampaign:
                 break
             move = _choose(self.rng, pb, moves)
             pb.push(move)
-            pushed = ask(lambda m=move.uci(): rb.push_uci(m))
+            uci = move.uci()
+            pushed = ask_method(rb, "push_uci", uci)
             if isinstance(pushed, Raised):
-                self._record(pb, start, [("push_uci", pushed, move.uci(), move.uci())])
+                self._record(pb, start, [("push_uci", pushed, uci, uci)])
                 break
         self.last_game = pb
         return checked
@@ -352,7 +353,8 @@ def run_variants(
     if out is not None and result.mismatches:
         out.mkdir(parents=True, exist_ok=True)
         for index, mismatch in enumerate(result.mismatches[: max_reports * len(names)]):
-            path = out / f"variant-{mismatch.variant}-{mismatch.prop.split('(')[0]}-s{seed}-{index:06d}.json"
+            prop = mismatch.prop.split("(")[0].replace(" ", "-")
+            path = out / f"variant-{mismatch.variant}-{prop}-s{seed}-{index:06d}.json"
             path.write_text(json.dumps(dataclasses.asdict(mismatch), indent=2) + "\n")
     return result
 

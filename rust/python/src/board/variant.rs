@@ -956,6 +956,25 @@ impl VariantBoard {
         VariantBoard::instance(&slf.get_type(), board, extras, Vec::new())
     }
 
+    /// Pickles as the root position's FEN and the moves in UCI, replayed by
+    /// ``pychess_rs.variant._rebuild``.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let (fen, chess960, moves) = {
+            let this = slf.try_borrow()?;
+            let base = this.as_super();
+            let root = base.game.root().clone();
+            let chess960 = root.is_chess960();
+            let (checks, pockets) = this.root_extras(base.game.moves().len());
+            let root = CoreVariantBoard::from_parts(root, this.variant, checks, pockets);
+            let moves: Vec<String> = base.game.uci_moves().map(|m| m.to_string()).collect();
+            (root.fen(), chess960, moves)
+        };
+        let rebuild = py.import("pychess_rs.variant")?.getattr("_rebuild")?;
+        let args = (slf.get_type(), fen, chess960, moves).into_pyobject(py)?;
+        PyTuple::new(py, [rebuild, args.into_any()])
+    }
+
     /// The position with colours swapped and the board flipped (pockets and counters
     /// swapped too).
     fn mirror(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
