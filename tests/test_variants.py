@@ -11,6 +11,7 @@ import chess.variant
 import pytest
 
 import pychess_rs
+import pychess_rs.pgn
 from pychess_rs import variant
 from pychess_rs.fuzz.variants import VARIANT_NAMES, run_variants
 
@@ -171,7 +172,7 @@ def test_variant_games_in_pgn_read_with_their_rules() -> None:
     assert game is not None
     assert isinstance(game.board(), variant.CrazyhouseBoard)
     end = game.end().board()
-    assert end.fen() == "rnb1kbnr/ppp1pppp/8/3q4/4P3/8/PPPP1PPP/RNBQKBNR[p] b KQkq - 0 3"
+    assert end.fen() == "rnb1kbnr/ppp1pppp/8/3q4/4P3/8/PPPP1PPP/RNBQKBNR[p] b KQkq - 1 3"
     assert str(game.mainline_moves()) == "1. e4 d5 2. exd5 Qxd5 3. @e4"
     exported = str(game)
     assert '[Variant "Crazyhouse"]' in exported

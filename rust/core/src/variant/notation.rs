@@ -135,6 +135,32 @@ impl VariantBoard {
         self.algebraic(m, false)
     }
 
+    /// A line of legal moves in SAN with move numbers (`1. e4 e5 2. Nf3`, `3...Qxd5`),
+    /// python-chess's `variation_san` with the variant's rules.
+    pub fn variation_san(&self, line: &[UciMove]) -> Result<String, MoveError> {
+        let mut board = self.clone();
+        let mut parts: Vec<String> = Vec::with_capacity(line.len());
+        for &uci in line {
+            let m = board
+                .find_legal(uci)
+                .ok_or_else(|| MoveError::IllegalInLine {
+                    uci,
+                    fen: board.fen(),
+                })?;
+            let san = board.san(m);
+            let number = board.board.fullmove_number();
+            if board.board.turn().is_white() {
+                parts.push(format!("{number}. {san}"));
+            } else if parts.is_empty() {
+                parts.push(format!("{number}...{san}"));
+            } else {
+                parts.push(san);
+            }
+            board.play_unchecked(m);
+        }
+        Ok(parts.join(" "))
+    }
+
     /// Long algebraic notation of the legal move `m` (`Ng1-f3`, `Qxe6#`), python-chess's
     /// `lan` with the variant's suffixes.
     pub fn lan(&self, m: Move) -> String {

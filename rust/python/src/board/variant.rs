@@ -19,7 +19,7 @@
 //! standard speed is unchanged by construction (measured in docs/variants.md).
 
 use super::Board;
-use crate::convert::{color_arg, ep_mode_arg, move_arg};
+use crate::convert::{color_arg, ep_mode_arg, move_arg, square_arg};
 use crate::errors::Result;
 use crate::moves::{from_value, Move};
 use crate::py_modules;
@@ -525,6 +525,55 @@ impl VariantBoard {
         let san = position.san(m);
         VariantBoard::play(&mut slf, r#move.py(), position, m);
         Ok(san)
+    }
+
+    /// LAN of a legal move, then plays it.
+    fn lan_and_push(mut slf: PyRefMut<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
+        let position = VariantBoard::position_mut(&mut slf);
+        let m = VariantBoard::resolve(&position, r#move)?;
+        let lan = position.lan(m);
+        VariantBoard::play(&mut slf, r#move.py(), position, m);
+        Ok(lan)
+    }
+
+    /// The legal move from ``from_square`` to ``to_square`` (a pawn reaching the back rank
+    /// promotes to a queen unless ``promotion`` says otherwise).
+    ///
+    /// :raises: :exc:`IllegalMoveError` if there is none.
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn find_move(
+        slf: PyRef<'_, Self>,
+        py: Python<'_>,
+        from_square: u32,
+        to_square: u32,
+        promotion: Option<u8>,
+    ) -> Result<Py<Move>> {
+        let from = square_arg(from_square, "square")?;
+        let to = square_arg(to_square, "square")?;
+        let position = VariantBoard::position(&slf);
+        let board = position.board();
+        let promotion = promotion.and_then(Role::from_number).or_else(|| {
+            (board.role_at(from) == Some(Role::Pawn) && Bitboard::BACKRANKS.contains(to))
+                .then_some(Role::Queen)
+        });
+        let uci = UciMove {
+            from,
+            to,
+            promotion,
+        };
+        let m = resolve_uci(&position, uci, || uci.to_string())?;
+        Ok(py_move(py, &position, m)?)
+    }
+
+    /// A line of moves in SAN with move numbers, e.g. ``1. e4 d5 2. exd5 Qxd5 3. @e4``.
+    ///
+    /// :raises: :exc:`IllegalMoveError` if a move of the line is illegal.
+    fn variation_san(slf: PyRef<'_, Self>, variation: &Bound<'_, PyAny>) -> Result<String> {
+        let line = variation
+            .try_iter()?
+            .map(|item| move_arg(&item?))
+            .collect::<PyResult<Vec<UciMove>>>()?;
+        Ok(VariantBoard::position(&slf).variation_san(&line)?)
     }
 
     /// UCI text of a move (drops ``N@f3``; castling as ``e1g1``, or ``e1h1`` when
