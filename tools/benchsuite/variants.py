@@ -52,9 +52,9 @@ NATIVE_DEPTH = {
     "atomic": 5,
     "kingofthehill": 5,
     "racingkings": 5,
-    "horde": 5,
+    "horde": 6,
     "3check": 5,
-    "crazyhouse": 4,
+    "crazyhouse": 5,
 }
 #: Python-level perft depth (full run; --quick takes one less).
 PYTHON_DEPTH = 3

@@ -32,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     board::install_fast_methods(py)?;
     board::install_members(py)?;
     m.add_class::<board::VariantBoard>()?;
+    board::install_variant_fast_methods(py)?;
     m.add_class::<board::LegalMoveGenerator>()?;
     m.add_class::<board::PseudoLegalMoveGenerator>()?;
     m.add_class::<moves::Move>()?;

@@ -115,6 +115,16 @@ impl VariantBoard {
             .find(|&m| self.board.matches(m, uci))
     }
 
+    /// The move of `legal` (this position's legal moves, as [`VariantBoard::legal_moves`]
+    /// lists them) that `uci` stands for: [`VariantBoard::find_legal`] for a caller that
+    /// keeps the list.
+    pub fn find_in(&self, legal: &[Move], uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
+        legal.iter().copied().find(|&m| self.board.matches(m, uci))
+    }
+
     /// The UCI of `m` (standard castling as `e1g1`, as [`Board::uci`]).
     pub fn uci(&self, m: Move) -> UciMove {
         self.board.uci(m)

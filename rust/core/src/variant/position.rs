@@ -337,6 +337,13 @@ impl VariantBoard {
     /// result, checkmate, insufficient material, stalemate, the seventy-five-move rule.
     /// Repetitions need the game's history and are not looked at.
     pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_with(|| self.has_legal_moves())
+    }
+
+    /// [`VariantBoard::outcome`] for a caller that knows whether there is a legal move
+    /// (`has_legal_moves`, asked at most twice: a caller keeping the legal moves answers
+    /// without generating them again).
+    pub fn outcome_with(&self, has_legal_moves: impl Fn() -> bool) -> Option<Outcome> {
         let us = self.board.turn();
         if let Some(result) = self.variant_result() {
             let (termination, winner) = match result {
@@ -349,7 +356,7 @@ impl VariantBoard {
                 winner,
             });
         }
-        if self.is_checkmate() {
+        if self.is_check() && !has_legal_moves() {
             return Some(Outcome {
                 termination: Termination::Checkmate,
                 winner: Some(!us),
@@ -361,7 +368,7 @@ impl VariantBoard {
                 winner: None,
             });
         }
-        if !self.has_legal_moves() {
+        if !has_legal_moves() {
             return Some(Outcome {
                 termination: Termination::Stalemate,
                 winner: None,

@@ -32,6 +32,7 @@ mod xboard;
 pub(crate) use fast::install_fast_methods;
 pub(crate) use rules::outcome_result;
 pub(crate) use shadows::install_members;
+pub(crate) use variant::install_fast_methods as install_variant_fast_methods;
 pub(crate) use variant::{
     new_instance as new_variant_instance, play_if_variant, popped_copy_if_variant, VariantBoard,
 };

@@ -21,7 +21,8 @@
 use super::Board;
 use crate::convert::{color_arg, ep_mode_arg, move_arg, square_arg};
 use crate::errors::Result;
-use crate::moves::{from_value, Move};
+use crate::fast_methods::{self, no_arg_method, one_arg_method};
+use crate::moves::{intern, Move};
 use crate::py_modules;
 use crate::squareset::SquareSet;
 use pychess_core::notation::uci::{is_drop, UciDrop};
@@ -35,6 +36,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyClassInitializer;
+use std::sync::{Mutex, PoisonError};
 
 /// Three-check's remaining checks and Crazyhouse's pockets: what a variant position has
 /// beyond the standard board.
@@ -51,6 +53,17 @@ pub struct VariantBoard {
     /// The extras before each move played on this board, the last for the last move (as
     /// many as the `Board` part's move stack holds, or fewer after its stack was cut).
     history: Vec<Extras>,
+    /// The legal moves of the last position they were listed for (used only while the
+    /// position is that one: a `Board` method may have changed it since).
+    legal: Mutex<Option<Box<LegalCache>>>,
+    /// The legal-move cache of the position before each move, restored by `pop`.
+    legal_stack: Vec<Option<Box<LegalCache>>>,
+}
+
+/// A position and its legal moves.
+struct LegalCache {
+    position: CoreVariantBoard,
+    moves: Vec<CoreMove>,
 }
 
 /// The variant a class plays, from its `uci_variant` attribute.
@@ -129,6 +142,40 @@ impl VariantBoard {
         CoreVariantBoard::from_parts(board, variant, checks, pockets)
     }
 
+    /// Calls `f` with the legal moves of `position` (the current one), listed once per
+    /// position.
+    fn with_legal<R>(&self, position: &CoreVariantBoard, f: impl FnOnce(&[CoreMove]) -> R) -> R {
+        let mut cache = self.legal.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.as_ref().is_none_or(|c| c.position != *position) {
+            *cache = Some(Box::new(LegalCache {
+                position: position.clone(),
+                moves: position.legal_moves().to_vec(),
+            }));
+        }
+        let moves = cache.as_ref().map_or(&[][..], |c| &c.moves[..]);
+        f(moves)
+    }
+
+    /// The legal move (or null move) `uci` stands for, `text` naming it in the error.
+    fn resolve_cached(
+        &self,
+        position: &CoreVariantBoard,
+        uci: UciMove,
+        text: impl FnOnce() -> String,
+    ) -> Result<CoreMove> {
+        if uci.is_null() {
+            return Ok(CoreMove::NULL);
+        }
+        self.with_legal(position, |legal| position.find_in(legal, uci))
+            .ok_or_else(|| {
+                MoveError::Illegal {
+                    text: text(),
+                    fen: position.fen(),
+                }
+                .into()
+            })
+    }
+
     fn extras(&self) -> Extras {
         (self.remaining_checks, self.pockets)
     }
@@ -142,6 +189,7 @@ impl VariantBoard {
     fn set_position(slf: &mut PyRefMut<'_, Self>, position: CoreVariantBoard) {
         slf.set_extras((position.remaining_checks(), *position.pockets()));
         slf.history.clear();
+        slf.legal_stack.clear();
         let board = position.into_board();
         **slf.as_super() = Board::new_game(board);
     }
@@ -150,19 +198,26 @@ impl VariantBoard {
     fn play(slf: &mut PyRefMut<'_, Self>, py: Python<'_>, position: CoreVariantBoard, m: CoreMove) {
         let before = slf.extras();
         slf.history.push(before);
+        let cached = slf
+            .legal
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        slf.legal_stack.push(cached);
         if m.is_null() {
             slf.as_super().game_mut(py).play(m);
             return;
         }
-        let after = position.after(m);
+        let mut after = position;
+        after.play_unchecked(m);
         slf.set_extras((after.remaining_checks(), *after.pockets()));
         slf.as_super().game_mut(py).play_to(m, after.into_board());
     }
 
     /// The legal move (or null move) `r#move` stands for.
-    fn resolve(position: &CoreVariantBoard, r#move: &Bound<'_, PyAny>) -> Result<CoreMove> {
+    fn resolve(&self, position: &CoreVariantBoard, r#move: &Bound<'_, PyAny>) -> Result<CoreMove> {
         let uci = move_arg(r#move)?;
-        resolve_uci(position, uci, || {
+        self.resolve_cached(position, uci, || {
             r#move
                 .str()
                 .map_or_else(|_| uci.to_string(), |s| s.to_string())
@@ -251,10 +306,11 @@ fn resolve_uci(
 
 /// The Python `Move` of `m`, drops included.
 fn py_move(py: Python<'_>, position: &CoreVariantBoard, m: CoreMove) -> PyResult<Py<Move>> {
+    // Drops are interned too (`moves::interned`).
     if m.is_null() {
-        return from_value(py, UciMove::NULL);
+        return Ok(intern(py, UciMove::NULL));
     }
-    from_value(py, position.uci(m))
+    Ok(intern(py, position.uci(m)))
 }
 
 /// Does `m` go from a square of `from_mask` to one of `to_mask` (a drop: its square in both)?
@@ -297,6 +353,8 @@ impl VariantBoard {
                     remaining_checks: [3, 3],
                     pockets: NO_POCKETS,
                     history: Vec::new(),
+                    legal: Mutex::new(None),
+                    legal_stack: Vec::new(),
                 },
             ),
         )
@@ -332,7 +390,7 @@ impl VariantBoard {
     /// The legal moves, as a lazy view (``count()``, ``in``, iteration).
     #[getter]
     fn legal_moves(slf: &Bound<'_, Self>) -> super::LegalMoveGenerator {
-        super::LegalMoveGenerator::of_other(slf.clone().into_any().unbind())
+        super::LegalMoveGenerator::of_variant(slf.clone().into_any().unbind())
     }
 
     /// The pseudo-legal moves, as a lazy view.
@@ -350,12 +408,14 @@ impl VariantBoard {
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
         let position = VariantBoard::position(&slf);
-        let legal = position.legal_moves();
-        let moves = legal
-            .iter()
-            .copied()
-            .filter(|&m| in_masks(m, from_mask, to_mask));
-        moves_list(py, &position, moves.collect::<Vec<_>>())
+        let moves: Vec<CoreMove> = slf.with_legal(&position, |legal| {
+            legal
+                .iter()
+                .copied()
+                .filter(|&m| in_masks(m, from_mask, to_mask))
+                .collect()
+        });
+        moves_list(py, &position, moves)
     }
 
     /// The legal captures from ``from_mask`` to ``to_mask``.
@@ -404,7 +464,8 @@ impl VariantBoard {
     /// Is the move legal here?
     fn is_legal(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let uci = move_arg(r#move)?;
-        Ok(!uci.is_null() && VariantBoard::position(&slf).find_legal(uci).is_some())
+        let position = VariantBoard::position(&slf);
+        Ok(slf.with_legal(&position, |legal| position.find_in(legal, uci).is_some()))
     }
 
     /// Is the move pseudo-legal here (a drop: a piece in hand onto an empty square, pawns not
@@ -431,33 +492,7 @@ impl VariantBoard {
             .is_some())
     }
 
-    /// Plays a legal move (or ``Move.null()``).
-    ///
-    /// :raises: :exc:`IllegalMoveError` if the move is not legal in the variant.
-    fn push(mut slf: PyRefMut<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<()> {
-        let position = VariantBoard::position_mut(&mut slf);
-        let m = VariantBoard::resolve(&position, r#move)?;
-        VariantBoard::play(&mut slf, r#move.py(), position, m);
-        Ok(())
-    }
-
-    /// Takes back the last move and returns it.
-    ///
-    /// :raises: :exc:`IndexError` if no move was played.
-    fn pop(mut slf: PyRefMut<'_, Self>, py: Python<'_>) -> PyResult<Py<Move>> {
-        let popped = slf.as_super().game_mut(py).pop();
-        let Some(m) = popped else {
-            return Err(PyIndexError::new_err("pop from empty list"));
-        };
-        if let Some(extras) = slf.history.pop() {
-            slf.set_extras(extras);
-        }
-        let uci = slf.as_super().board().uci(m);
-        if m.is_null() {
-            return from_value(py, UciMove::NULL);
-        }
-        from_value(py, uci)
-    }
+    // `push` (METH_O) and `pop` (METH_NOARGS) are installed by `install_fast_methods`.
 
     /// Parses a SAN move of the variant (drops: ``N@f3``, ``@e4``) and plays it.
     ///
@@ -484,7 +519,7 @@ impl VariantBoard {
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn push_uci(mut slf: PyRefMut<'_, Self>, py: Python<'_>, uci: &str) -> Result<Py<Move>> {
         let position = VariantBoard::position_mut(&mut slf);
-        let m = resolve_uci(&position, uci_text(uci)?, || uci.to_string())?;
+        let m = slf.resolve_cached(&position, uci_text(uci)?, || uci.to_string())?;
         let shown = py_move(py, &position, m)?;
         VariantBoard::play(&mut slf, py, position, m);
         Ok(shown)
@@ -495,7 +530,7 @@ impl VariantBoard {
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn parse_uci(slf: PyRef<'_, Self>, py: Python<'_>, uci: &str) -> Result<Py<Move>> {
         let position = VariantBoard::position(&slf);
-        let m = resolve_uci(&position, uci_text(uci)?, || uci.to_string())?;
+        let m = slf.resolve_cached(&position, uci_text(uci)?, || uci.to_string())?;
         Ok(py_move(py, &position, m)?)
     }
 
@@ -505,7 +540,7 @@ impl VariantBoard {
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
     fn san(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
         let position = VariantBoard::position(&slf);
-        let m = VariantBoard::resolve(&position, r#move)?;
+        let m = slf.resolve(&position, r#move)?;
         Ok(position.san(m))
     }
 
@@ -514,14 +549,14 @@ impl VariantBoard {
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
     fn lan(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
         let position = VariantBoard::position(&slf);
-        let m = VariantBoard::resolve(&position, r#move)?;
+        let m = slf.resolve(&position, r#move)?;
         Ok(position.lan(m))
     }
 
     /// SAN of a legal move, then plays it.
     fn san_and_push(mut slf: PyRefMut<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
         let position = VariantBoard::position_mut(&mut slf);
-        let m = VariantBoard::resolve(&position, r#move)?;
+        let m = slf.resolve(&position, r#move)?;
         let san = position.san(m);
         VariantBoard::play(&mut slf, r#move.py(), position, m);
         Ok(san)
@@ -530,7 +565,7 @@ impl VariantBoard {
     /// LAN of a legal move, then plays it.
     fn lan_and_push(mut slf: PyRefMut<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
         let position = VariantBoard::position_mut(&mut slf);
-        let m = VariantBoard::resolve(&position, r#move)?;
+        let m = slf.resolve(&position, r#move)?;
         let lan = position.lan(m);
         VariantBoard::play(&mut slf, r#move.py(), position, m);
         Ok(lan)
@@ -719,7 +754,8 @@ impl VariantBoard {
         claim_draw: bool,
     ) -> PyResult<Option<Py<PyAny>>> {
         let position = VariantBoard::position(&slf);
-        let (termination, winner) = match position.outcome() {
+        let has_legal_moves = || slf.with_legal(&position, |legal| !legal.is_empty());
+        let (termination, winner) = match position.outcome_with(has_legal_moves) {
             Some(outcome) => (outcome.termination, outcome.winner),
             None => {
                 let game = &slf.as_super().game;
@@ -1208,4 +1244,96 @@ pub(crate) fn popped_copy_if_variant<'py>(
     let copy = board.call_method0("copy")?;
     copy.call_method0("pop")?;
     Ok(Some(copy.cast_into::<Board>()?))
+}
+
+/// The body of `push`: plays a legal move (or the null move).
+///
+/// # Safety
+/// `slf` must be a `VariantBoard` (or an instance of a subclass). CPython guarantees that when
+/// it calls the method through the descriptor `install_fast_methods` puts on `VariantBoard`.
+unsafe fn push_body<'py>(
+    slf: Borrowed<'_, 'py, PyAny>,
+    r#move: Borrowed<'_, 'py, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    // SAFETY: the caller guarantees that `slf` is a `VariantBoard`.
+    let board = unsafe { slf.cast_unchecked::<VariantBoard>() };
+    let mut this = board.try_borrow_mut()?;
+    let position = VariantBoard::position_mut(&mut this);
+    let m = this.resolve(&position, &r#move)?;
+    VariantBoard::play(&mut this, slf.py(), position, m);
+    Ok(slf.py().None())
+}
+
+/// The body of `pop`: takes back the last move and returns it.
+///
+/// # Safety
+/// As for [`push_body`]: `slf` must be a `VariantBoard`.
+unsafe fn pop_body(slf: Borrowed<'_, '_, PyAny>) -> PyResult<Py<PyAny>> {
+    let py = slf.py();
+    // SAFETY: the caller guarantees that `slf` is a `VariantBoard`.
+    let board = unsafe { slf.cast_unchecked::<VariantBoard>() };
+    let mut this = board.try_borrow_mut()?;
+    let popped = this.as_super().game_mut(py).pop();
+    let Some(m) = popped else {
+        return Err(PyIndexError::new_err("pop from empty list"));
+    };
+    if let Some(extras) = this.history.pop() {
+        this.set_extras(extras);
+    }
+    if let Some(cached) = this.legal_stack.pop() {
+        *this.legal.get_mut().unwrap_or_else(PoisonError::into_inner) = cached;
+    }
+    let uci = if m.is_null() {
+        UciMove::NULL
+    } else {
+        this.as_super().board().uci(m)
+    };
+    Ok(intern(py, uci).into_any())
+}
+
+one_arg_method!(PUSH => push_body);
+no_arg_method!(POP => pop_body);
+
+/// Puts `push` and `pop` on `VariantBoard` with CPython's cheapest calling conventions, as
+/// `Board`'s (`fast.rs`).
+pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
+    let class = py.get_type::<VariantBoard>();
+    // SAFETY: `PUSH` and `POP` cast `self` to `VariantBoard`, and they are installed on
+    // `VariantBoard` itself, whose method descriptors let CPython call them only with a
+    // `VariantBoard` (or a subclass instance) as `self`.
+    unsafe {
+        fast_methods::install(
+            &class,
+            c"push",
+            c"push($self, move, /)\n--\n\nPlays a legal move of the variant (or \
+``Move.null()``).\n\n:raises: :exc:`IllegalMoveError` if the move is not legal in the variant; \
+the board is unchanged.",
+            PUSH,
+        )?;
+        fast_methods::install(
+            &class,
+            c"pop",
+            c"pop($self, /)\n--\n\nTakes back the last move and returns it.\n\n\
+:raises: :exc:`IndexError` if no move was played.",
+            POP,
+        )
+    }
+}
+
+/// The legal moves of the variant board `board`, as an iterator over `Move`s (its
+/// `legal_moves` view's `__iter__`).
+pub(crate) fn legal_moves_iter(board: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let variant = board.cast::<VariantBoard>()?;
+    let this = variant.try_borrow()?;
+    let position = VariantBoard::position(&this);
+    let moves = this.with_legal(&position, <[CoreMove]>::to_vec);
+    moves_list(board.py(), &position, moves)
+}
+
+/// How many legal moves the variant board `board` has (its `legal_moves` view's `len`).
+pub(crate) fn legal_moves_count(board: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let variant = board.cast::<VariantBoard>()?;
+    let this = variant.try_borrow()?;
+    let position = VariantBoard::position(&this);
+    Ok(this.with_legal(&position, <[CoreMove]>::len))
 }
