@@ -12,9 +12,9 @@
 ``variant native perft NAME dN``
     ``VariantBoard.perft(depth)`` (bulk counting at the last ply) against Fairy-Stockfish's
     ``go perft`` after ``setoption name UCI_Variant value NAME`` and ``position startpos``,
-    timed from the ``go`` command to the total. Fairy-Stockfish 11.1 counts Atomic and Racing
-    Kings by other rules (docs/variants.md): its rows then say so, and the ratio still compares
-    the times.
+    timed from the ``go`` command to the total. Fairy-Stockfish counts Racing Kings by other
+    rules (docs/variants.md): its row then says so, and the ratio still compares the times. A
+    variant its build does not list (Debian's 11.1 has no Atomic) is timed on our side only.
 
 Ratios are python-chess's (or Fairy-Stockfish's) time over ours: higher is faster.
 """
@@ -129,9 +129,15 @@ class FairyStockfish:
         )
         self.send("uci")
         self.name = "fairy-stockfish"
+        #: The variants its UCI_Variant option lists (a build may lack some: Debian's 11.1
+        #: has no atomic).
+        self.variants: set[str] = set()
         for line in self._lines("uciok"):
             if line.startswith("id name "):
                 self.name = line[len("id name ") :]
+            elif line.startswith("option name UCI_Variant "):
+                words = line.split()
+                self.variants = {w for v, w in zip(words, words[1:]) if v == "var"}
 
     def send(self, line: str) -> None:
         assert self.process.stdin is not None
@@ -238,6 +244,8 @@ def rows(ctx: Context) -> list[Row]:
             fsf = Row(workload, "fairy-stockfish", units=nodes, unit="nodes")
             if engine is None:
                 fsf.note = note
+            elif name not in engine.variants:
+                fsf.note = f"{engine.name} has no {name} (UCI_Variant)"
             else:
                 timing = best_of(lambda n=name, d=depth: engine.perft(n, d), ctx.repeat, "fsf")
                 fsf.seconds = timing.seconds
