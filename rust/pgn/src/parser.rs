@@ -875,8 +875,23 @@ mod game_tests {
         let got = events("[FEN \"not a fen\"]\n\n1. e4 *");
         assert_eq!(got.len(), 2);
         assert!(got[1].starts_with("error Fen "));
-        let zh = events("[Variant \"Crazyhouse\"]\n\n1. e4 *");
-        assert!(zh[1].starts_with("error UnsupportedVariant"));
+        // Variant games are read with their rules: a drop, an Atomic explosion.
+        let zh = events("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *");
+        assert_eq!(
+            zh[1..],
+            [
+                "move e4",
+                "move d5",
+                "move exd5",
+                "move Qxd5",
+                "move @e4",
+                "result *"
+            ]
+        );
+        // exd5 explodes both pawns: dxe6 is legal in chess, not here.
+        let atomic = events("[Variant \"Atomic\"]\n\n1. e4 d5 2. exd5 e6 3. dxe6 *");
+        assert_eq!(atomic[1..5], ["move e4", "move d5", "move exd5", "move e6"]);
+        assert!(atomic[5].starts_with("error IllegalMove"), "{atomic:?}");
         let odd = events("[Variant \"Martian\"]\n\n1. e4 *");
         assert_eq!(odd[1], "error UnknownVariant unsupported variant: Martian");
         assert_eq!(odd[2], "move e4");
@@ -886,11 +901,13 @@ mod game_tests {
     /// there (the core's `has_chess960_castling_rights`), and as standard chess otherwise.
     #[test]
     fn x_fen_castling_rights_turn_chess960_on() {
-        let chess960 = |fen: &str| {
-            starting_board(Some(fen.as_bytes()), None, &mut Events::default())
+        let chess960 =
+            |fen: &str| match starting_board(Some(fen.as_bytes()), None, &mut Events::default())
                 .unwrap()
-                .is_chess960()
-        };
+            {
+                Start::Chess(board) => board.is_chess960(),
+                Start::Variant(board) => board.board().is_chess960(),
+            };
         assert!(!chess960("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
         assert!(chess960("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1"));
         assert!(chess960("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"));

@@ -471,7 +471,7 @@ impl VariantBoard {
             }
             Variant::RacingKings => {
                 if board.is_check() {
-                    status = status | Status::RACE_CHECK | checks;
+                    status |= Status::RACE_CHECK | checks;
                 }
                 let in_goal = board.by_role(Role::King) & RANK_8;
                 if board.turn() == Color::Black
@@ -479,7 +479,7 @@ impl VariantBoard {
                         .into_iter()
                         .all(|c| (in_goal & board.by_color(c)).nonempty())
                 {
-                    status = status | Status::RACE_OVER;
+                    status |= Status::RACE_OVER;
                 }
                 let too_many = Color::ALL.into_iter().any(|c| {
                     let ours = board.by_color(c);
@@ -493,7 +493,7 @@ impl VariantBoard {
                     .any(|(role, most)| (ours & board.by_role(role)).count() > most)
                 });
                 if board.by_role(Role::Pawn).nonempty() || too_many {
-                    status = status | Status::RACE_MATERIAL;
+                    status |= Status::RACE_MATERIAL;
                 }
             }
             Variant::Horde => {
@@ -510,7 +510,7 @@ impl VariantBoard {
                     status = status.without(Status::PAWNS_ON_BACKRANK);
                 }
                 if (white & board.by_role(Role::King)).nonempty() {
-                    status = status | Status::TOO_MANY_KINGS;
+                    status |= Status::TOO_MANY_KINGS;
                 }
             }
             Variant::Crazyhouse => {

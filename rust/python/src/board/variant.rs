@@ -146,7 +146,7 @@ impl VariantBoard {
     /// position.
     fn with_legal<R>(&self, position: &CoreVariantBoard, f: impl FnOnce(&[CoreMove]) -> R) -> R {
         let mut cache = self.legal.lock().unwrap_or_else(PoisonError::into_inner);
-        if cache.as_ref().is_none_or(|c| c.position != *position) {
+        if !matches!(cache.as_deref(), Some(c) if c.position == *position) {
             *cache = Some(Box::new(LegalCache {
                 position: position.clone(),
                 moves: position.legal_moves().to_vec(),
@@ -1190,7 +1190,7 @@ impl VariantBoard {
                 }
                 let mut targets = Bitboard(to_mask) & !board.occupied();
                 if role == Role::Pawn {
-                    targets = targets & !Bitboard::BACKRANKS;
+                    targets &= !Bitboard::BACKRANKS;
                 }
                 for to in targets {
                     moves.push(CoreMove {
