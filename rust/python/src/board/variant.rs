@@ -13,7 +13,10 @@
 //! variant's rules: each builds the core's `VariantBoard` from the two parts (a copy of the
 //! board, far cheaper than the move generation that follows) and asks it. Moves are played by
 //! the core's variant rules and recorded on the `Board` part's game with
-//! `Game::play_to`, so `pop` and the move stack need nothing of their own.
+//! `Game::play_to`, so `pop` and the move stack need nothing of their own. The legal moves of
+//! a position are listed once and kept (with the position they belong to, so that a change
+//! made through a `Board` method is noticed), saved on `push` and restored on `pop`; `push`
+//! and `pop` take CPython's fast calling conventions, as `Board`'s do.
 //!
 //! The standard `Board` gained nothing here: its methods do not look at variants at all, so
 //! standard speed is unchanged by construction (measured in docs/variants.md).
@@ -259,7 +262,7 @@ impl VariantBoard {
 
     /// `fen` with this variant's fields: Three-check's counters after the en-passant field,
     /// Crazyhouse's pockets after the placement (written with `~` marks unless `promoted` is
-    /// False). `counters_at` is the index of the field the counters go before.
+    /// False).
     fn decorate(position: &CoreVariantBoard, fen: &str, promoted: Option<bool>) -> String {
         match position.variant() {
             Variant::ThreeCheck => {
