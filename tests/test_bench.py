@@ -476,5 +476,26 @@ def test_workload_names_are_the_sections() -> None:
         "engine-client",
         "analyse",
         "training-data",
+        "variants",
         "micro",
     )
+
+
+def test_variants_workload_quick() -> None:
+    """The variant rows: Python perft and playouts against python-chess, native perft against
+    Fairy-Stockfish (or a note without it), every answer checked."""
+    from benchsuite import variants
+    from benchsuite.config import QUICK
+
+    ctx = Context(sizes=QUICK, repeat=1, quick=True)
+    rows = variants.rows(ctx)
+    names = {r.workload for r in rows}
+    for name in variants.NAMES:
+        assert f"variant python perft {name} d2" in names
+        assert any(w.startswith(f"variant playouts {name} ") for w in names)
+    ours = [r for r in rows if r.impl == "pychess-rs"]
+    assert ours and all(r.seconds is not None and not r.note for r in ours), [
+        (r.workload, r.note) for r in ours if r.note
+    ]
+    python_rows = [r for r in ours if "native" not in r.workload]
+    assert all(r.ratio is not None and r.ratio > 1 for r in python_rows)

@@ -22,13 +22,13 @@ import pytest
 from pychess_rs import pgn
 
 DATA = Path(__file__).parent / "data" / "pgn"
-# Variants python-chess plays and pychess-rs does not (its reader reports them instead).
+# Variant games (Antichess, Crazyhouse from lichess), read with their variant's rules.
 VARIANT_FILES = {
-    "antichess-programfox.pgn",
-    "knightvuillaume-jannlee-zh-lichess.pgn",
-    "saturs-jannlee-zh-lichess.pgn",
+    "antichess-programfox.pgn": "Antichess",
+    "knightvuillaume-jannlee-zh-lichess.pgn": "Crazyhouse",
+    "saturs-jannlee-zh-lichess.pgn": "Crazyhouse",
 }
-PGN_FILES = sorted(p.name for p in DATA.glob("*.pgn") if p.name not in VARIANT_FILES)
+PGN_FILES = sorted(p.name for p in DATA.glob("*.pgn"))
 ROSTER = {
     "Event": "?",
     "Site": "?",
@@ -115,11 +115,34 @@ def test_python_chess_files(name: str, threads: int) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANT_FILES))
-def test_variant_files_are_reported_not_misread(name: str) -> None:
-    for game in pgn.read_games(DATA / name):
-        assert game.moves == []
-        assert [type(e) for e in game.errors] == [ValueError]
-        assert "unsupported variant" in str(game.errors[0])
+def test_variant_files_are_read_with_their_rules(name: str) -> None:
+    """Each game reports its variant; its SAN and every FEN are python-chess's, read with
+    the variant board python-chess picks from the tag."""
+    with open(DATA / name, encoding="utf-8") as handle:
+        expected = []
+        while (game := chess.pgn.read_game(handle)) is not None:
+            board = game.board()
+            fens, sans = [board.fen()], []
+            for move in game.mainline_moves():
+                sans.append(board.san(move))
+                board.push(move)
+                fens.append(board.fen())
+            expected.append((fens, sans))
+    games = list(pgn.read_games(DATA / name))
+    assert len(games) == len(expected) > 0
+    for game, (fens, sans) in zip(games, expected):
+        assert game.variant == VARIANT_FILES[name]
+        assert game.errors == []
+        assert game.san == sans
+        assert game.fens == fens
+        assert game.start_fen == fens[0]
+    with_fens = list(pgn.read_games(DATA / name, fens=True))
+    assert [g.fens for g in with_fens] == [f for f, _ in expected]
+
+
+def test_standard_games_have_no_variant() -> None:
+    game = next(iter(pgn.read_games(DATA / PGN_FILES[0])))
+    assert game.variant is None
 
 
 def test_path_gz_bz2_zst_and_text_files_agree(tmp_path: Path) -> None:

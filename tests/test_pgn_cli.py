@@ -35,6 +35,28 @@ def test_stats(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert "games:     6" in capsys.readouterr().out
 
 
+def test_stats_counts_games_per_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = Path(__file__).parent / "data" / "pgn"
+    mixed = tmp_path / "mixed.pgn"
+    mixed.write_bytes(
+        BULLET.read_bytes()
+        + b"\n"
+        + (data / "antichess-programfox.pgn").read_bytes()
+        + b"\n"
+        + (data / "saturs-jannlee-zh-lichess.pgn").read_bytes()
+    )
+    assert cli.main(["pgn", "stats", str(mixed), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "games:     15" in out
+    assert "variants:" in out
+    assert "Standard                 12 (80.0%)" in out
+    assert "Antichess                 2 (13.3%)" in out
+    assert "Crazyhouse                1 (6.7%)" in out
+    assert "errors:    0 in 0 games" in out
+
+
 def test_stats_of_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["pgn", "stats", "/nonexistent.pgn", "--no-progress"]) == 2
     assert "nonexistent" in capsys.readouterr().err

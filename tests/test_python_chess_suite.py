@@ -70,15 +70,22 @@ ENGINE_CASES = ("EngineTestCase",)
 #: Where Debian puts the engines EngineTestCase starts by name.
 ENGINE_DIRS = ("/usr/games",)
 
-#: Tests that exercise chess variants, which pychess-rs does not implement.
+#: python-chess's variant test cases (issue 23), against pychess_rs.variant.
+VARIANT_CASES = (
+    "SuicideTestCase",
+    "AtomicTestCase",
+    "RacingKingsTestCase",
+    "HordeTestCase",
+    "ThreeCheckTestCase",
+    "CrazyhouseTestCase",
+    "GiveawayTestCase",
+)
+
+#: Tests that need what pychess-rs does not have yet: Syzygy tables of the variants.
 NEEDS_VARIANTS = {
-    "BoardTestCase.test_insufficient_material": (
-        "also checks chess.variant boards (Atomic, Giveaway, Antichess, King of the Hill, "
-        "Racing Kings, Three-check); pychess-rs plays standard chess and Chess960 only"
-    ),
-    "PgnTestCase.test_variants": (
-        "reads games with [Variant] tags into chess.variant boards (Atomic, Crazyhouse, "
-        "Three-check, ...); pychess-rs plays standard chess and Chess960 only"
+    "AtomicTestCase.test_lone_king_wdl": (
+        "probes with a Tablebase(VariantBoard=AtomicBoard); pychess_rs.syzygy reads standard "
+        "chess tables only"
     ),
     **{
         f"SyzygyTestCase.{test}": (
@@ -98,12 +105,11 @@ NEEDS_VARIANTS = {
 #: ours, the rest to stand-ins whose attributes are inert exception classes, enough for
 #: decorators such as ``@catchAndSkip(chess.gaviota.MissingTableError)`` that run when the
 #: file is loaded. No test listed above uses a stand-in.
-SUBMODULES = ("engine", "gaviota", "pgn", "polyglot", "svg", "syzygy")
+SUBMODULES = ("engine", "gaviota", "pgn", "polyglot", "svg", "syzygy", "variant")
 
-#: Submodules bound to python-chess's own: EngineTestCase hands a python-chess
-#: ``chess.variant.AtomicBoard`` to the XBoard client, which takes python-chess boards too.
-#: (The other tests that use variants are skipped, see NEEDS_VARIANTS.)
-ORACLE_SUBMODULES = ("variant",)
+#: Submodules bound to python-chess's own (none now: EngineTestCase hands our
+#: ``chess.variant.AtomicBoard`` to the XBoard client).
+ORACLE_SUBMODULES: tuple[str, ...] = ()
 
 VERSION = "1.11.2"
 
@@ -226,6 +232,13 @@ def test_python_chess_syzygy(test_id: str, monkeypatch: pytest.MonkeyPatch) -> N
     _run_one(test_id, monkeypatch)
 
 
+@pytest.mark.parametrize("test_id", _test_ids(VARIANT_CASES))
+def test_python_chess_variant(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if test_id in NEEDS_VARIANTS:
+        pytest.skip(f"needs variants: {NEEDS_VARIANTS[test_id]}")
+    _run_one(test_id, monkeypatch)
+
+
 @pytest.mark.parametrize("test_id", _test_ids(ENGINE_CASES))
 def test_python_chess_engine(test_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     extra = [d for d in ENGINE_DIRS if os.path.isdir(d)]
@@ -248,3 +261,5 @@ def test_the_suite_loaded_against_pychess_rs() -> None:
     assert len(_test_ids(GAVIOTA_CASES)) == 10
     assert TEST_MODULE.chess.syzygy is pychess_rs.syzygy
     assert len(_test_ids(SYZYGY_CASES)) == 21
+    assert TEST_MODULE.chess.variant is pychess_rs.variant
+    assert len(_test_ids(VARIANT_CASES)) == 45

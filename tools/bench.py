@@ -2,7 +2,8 @@
 """Benchmark pychess-rs against Stockfish and against python-chess and its peers.
 
 Workloads: native-perft, search-speed, python-perft, random-games, fen-legal, pgn, book,
-encode, env, micro; each is documented in its module of the package ``tools/benchsuite/``. Run
+encode, env, variants, micro; each is documented in its module of the package
+``tools/benchsuite/``. Run
 ``tools/bench.py --help`` for the options (``--quick``, ``--only``, ``--markdown``,
 ``--repeat N``, ``--stockfish PATH``, ``--time-wrong``).
 """

@@ -31,6 +31,8 @@ EPILOG = (
     "  pychess-rs fuzz --seed 1 --positions 20000\n"
     "  pychess-rs fuzz --seed 7 --minutes 30 --chess960\n"
     "  pychess-rs fuzz --sources rare,placement --games 200\n"
+    "  pychess-rs fuzz --variant atomic --positions 20000 --seed 1\n"
+    "  pychess-rs fuzz --variant all --positions 2000\n"
     "  pychess-rs fuzz --replay fuzz-failures/rare-san-s1-000001.json"
 )
 
@@ -116,6 +118,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--replay", nargs="+", metavar="FILE", help="re-check saved reproducers instead of fuzzing"
     )
+    parser.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="fuzz pychess_rs.variant's boards against python-chess's chess.variant instead: "
+        "a variant's name (atomic, crazyhouse, 3check, KOTH, ...), several separated by "
+        "commas, or 'all'; --positions/--games/--minutes then count per variant",
+    )
 
 
 def run_cli(args: argparse.Namespace) -> int:
@@ -144,6 +153,8 @@ def run_cli(args: argparse.Namespace) -> int:
 
     if args.replay:
         return 1 if replay_reports(pychess_rs, args.replay, sys.stdout) else 0
+    if args.variant:
+        return _run_variants(args, pychess_rs)
     games = args.games
     if games is None and args.positions is None and args.minutes is None:
         games = 20
@@ -174,6 +185,56 @@ def run_cli(args: argparse.Namespace) -> int:
         print("\npychess-rs fuzz: interrupted", file=sys.stderr)
         return 130
     print(format_summary(result, config))
+    return 1 if result.mismatches else 0
+
+
+def _run_variants(args: argparse.Namespace, rs: object) -> int:
+    """``--variant``: the variant fuzzer (``variants``)."""
+    import chess.variant
+
+    from .variants import VARIANT_NAMES, format_variant_summary, run_variants
+
+    names: list[str] = []
+    for name in args.variant.split(","):
+        name = name.strip()
+        if name.lower() == "all":
+            names.extend(VARIANT_NAMES)
+            continue
+        try:
+            names.append(chess.variant.find_variant(name).uci_variant)
+        except ValueError:
+            print(
+                f"pychess-rs fuzz: unknown variant {name!r}; choose from "
+                f"{', '.join(VARIANT_NAMES)} or all",
+                file=sys.stderr,
+            )
+            return 2
+        if names[-1] == "chess":
+            print("pychess-rs fuzz: standard chess is fuzzed without --variant", file=sys.stderr)
+            return 2
+    try:
+        result = run_variants(
+            rs,
+            names,
+            seed=args.seed,
+            positions=args.positions,
+            games=args.games,
+            minutes=args.minutes,
+            max_reports=args.max_reports,
+            quiet=args.quiet,
+            out=args.out,
+        )
+    except KeyboardInterrupt:
+        print("\npychess-rs fuzz: interrupted", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        shown: dict[tuple[str, str], int] = {}
+        for mismatch in result.mismatches:
+            key = (mismatch.variant, mismatch.prop)
+            shown[key] = shown.get(key, 0) + 1
+            if shown[key] <= args.max_reports:
+                print(mismatch.format())
+    print(format_variant_summary(result, args.seed))
     return 1 if result.mismatches else 0
 
 

@@ -100,9 +100,11 @@ def run_stats(args: argparse.Namespace) -> int:
     try:
         stream = _stream(args)
         results: Counter[str] = Counter()
+        variants: Counter[str] = Counter()
         games = plies = errors = with_errors = 0
         for game in stream:
             games += 1
+            variants[game.variant or "Standard"] += 1
             plies += game.ply_count
             results[game.result] += 1
             found = len(game.errors)
@@ -120,6 +122,10 @@ def run_stats(args: argparse.Namespace) -> int:
     others = games - sum(results[r] for r in ("1-0", "0-1", "1/2-1/2", "*"))
     if others:
         print(f"  {'other':<8} {others:>10}")
+    if set(variants) != {"Standard"} and games:
+        print("variants:")
+        for name, count in sorted(variants.items(), key=lambda item: (-item[1], item[0])):
+            print(f"  {name:<16} {count:>10} ({100 * count / games:.1f}%)")
     print(f"errors:    {errors} in {with_errors} games")
     mean = plies / games if games else 0.0
     print(f"plies:     {plies} ({mean:.1f} a game)")

@@ -125,16 +125,22 @@ class Headers(MutableMapping[str, str]):
         return self.get("Variant", "").lower() in _WILD_NAMES
 
     def variant(self) -> type[Board]:
-        """The board class for the ``Variant`` tag: only chess (and Chess960) is played."""
+        """The board class for the ``Variant`` tag (python-chess's and lichess's names, see
+        :func:`pychess_rs.variant.find_variant`).
+
+        :raises: :exc:`ValueError` for a variant pychess-rs does not play.
+        """
         if "Variant" not in self or self.is_chess960() or self.is_wild():
             return Board
-        if self["Variant"].lower() in _STANDARD_NAMES:
-            return Board
-        raise ValueError(f"unsupported variant: {self['Variant']}")
+        from ..variant import find_variant
+
+        return find_variant(self["Variant"])
 
     def board(self) -> Board:
         board_class = self.variant()
-        board = board_class(self.get("FEN", _STARTING_FEN), chess960=self.is_chess960())
+        board = board_class(
+            self.get("FEN", board_class.starting_fen), chess960=self.is_chess960()
+        )
         board.chess960 = board.chess960 or board.has_chess960_castling_rights()
         return board
 

@@ -22,7 +22,7 @@ from ._annotations import (
     _condense_affix,
     _time_of,
 )
-from ._headers import _STARTING_FEN, Headers, TimeControl, parse_time_control
+from ._headers import Headers, TimeControl, parse_time_control
 from ._visitors import SKIP, BaseVisitor, ResultT, StringExporter
 
 if TYPE_CHECKING:  # imported where used: svg draws boards, reading PGN needs none of it
@@ -474,14 +474,20 @@ class Game(GameNode):
         else:
             setup = board
         fen = setup.fen()
-        if fen == _STARTING_FEN:
+        if fen == type(setup).starting_fen:
             self.headers.pop("FEN", None)
             self.headers.pop("SetUp", None)
         else:
             self.headers["FEN"] = fen
             self.headers["SetUp"] = "1"
-        if setup.chess960:
+        variant = type(setup).aliases[0]
+        if variant == "Standard" and setup.chess960:
             self.headers["Variant"] = "Chess960"
+        elif variant != "Standard":
+            # A variant game names its variant and always gives its position.
+            self.headers["Variant"] = variant
+            self.headers["FEN"] = fen
+            self.headers["SetUp"] = "1"
         else:
             self.headers.pop("Variant", None)
 

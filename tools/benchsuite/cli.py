@@ -21,6 +21,7 @@ from . import (
     search,
     syzygy,
     training_data,
+    variants,
 )
 from .config import FULL, QUICK, Context
 from .peers import load_impls
@@ -53,6 +54,9 @@ SECTIONS: dict[str, Callable[[Context], list[Row]]] = {
     "analyse": engine_client.analyse_rows,
     # Positions written per second: NNUE records, Lc0 chunks, AlphaZero tensors.
     "training-data": training_data.rows,
+    # The nine variants: Python perft and random playouts against python-chess's
+    # chess.variant, native perft against Fairy-Stockfish.
+    "variants": variants.rows,
 }
 #: Everyday calls print their own table, after the main one.
 MICRO = "micro"

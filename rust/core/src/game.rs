@@ -458,6 +458,13 @@ impl Game {
         });
     }
 
+    /// Records `m` as played, the position after it being `after` (a variant's move, which
+    /// the variant's own rules played: an Atomic explosion, a Crazyhouse drop, an Antichess
+    /// king promotion). `pop` comes back to the current position.
+    pub fn play_to(&mut self, m: Move, after: Board) {
+        self.record(m, |board, _| *board = after);
+    }
+
     /// Plays a move given in UCI form as python-chess's `push` takes it: a legal move
     /// (castling may be given as `e1g1` or `e1h1`), the null move, or a pseudo-legal move that
     /// leaves the mover's king in check (`was_into_check` then tells). A move that is not even

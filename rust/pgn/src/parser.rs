@@ -5,6 +5,7 @@
 
 use crate::lines::{is_ascii_py_space, is_py_space, Line, Lines};
 use crate::tokens::{next_token, TokenKind};
+use pychess_core::variant::{Variant, VariantBoard};
 use pychess_core::{Board, Move, MoveError, San};
 
 /// What kind of problem a game had; the Python layer maps these to exception classes.
@@ -20,7 +21,8 @@ pub enum ErrorKind {
     Fen,
     /// A `Variant` tag naming an unknown variant (`ValueError`; the game is read as chess).
     UnknownVariant,
-    /// A `Variant` tag naming a variant this reader does not play (its movetext is skipped).
+    /// A `Variant` tag naming a variant this reader does not play (its movetext is skipped;
+    /// every variant of python-chess is played now, so only a caller's own checks report it).
     UnsupportedVariant,
 }
 
@@ -59,6 +61,17 @@ pub trait Visitor {
     /// the variation.
     fn parse_san(&mut self, board: &Board, san: &[u8]) -> Result<Move, PgnError> {
         resolve(board, san)
+    }
+    /// The starting position of a variant game (`[Variant "Atomic"]`...), and the position
+    /// after each of its move tokens, in place of `visit_board` (which it calls unless
+    /// overridden).
+    fn visit_variant_board(&mut self, board: &VariantBoard) {
+        self.visit_board(board.board());
+    }
+    /// Resolves a move token of a variant game, in place of `parse_san`: the variant's SAN
+    /// reader unless overridden.
+    fn parse_variant_san(&mut self, board: &VariantBoard, san: &[u8]) -> Result<Move, PgnError> {
+        resolve_variant(board, san)
     }
     /// A move was resolved in `board` (before it is played); `Move::NULL` for `--`.
     fn visit_move(&mut self, _board: &Board, _m: Move) {}
@@ -174,67 +187,33 @@ const STANDARD: [&str; 6] = [
     "illegal",
     "from position",
 ];
-/// Variants python-chess knows (`chess.variant` aliases, lower case) and this reader does not play.
-const OTHER_VARIANTS: &[&str] = &[
-    "suicide",
-    "suicide chess",
-    "giveaway",
-    "giveaway chess",
-    "give away",
-    "give away chess",
-    "antichess",
-    "anti chess",
-    "anti",
-    "atomic",
-    "atom",
-    "atomic chess",
-    "king of the hill",
-    "koth",
-    "kingofthehill",
-    "racing kings",
-    "racing",
-    "race",
-    "racingkings",
-    "horde",
-    "horde chess",
-    "three-check",
-    "three check",
-    "threecheck",
-    "three check chess",
-    "3-check",
-    "3 check",
-    "3check",
-    "crazyhouse",
-    "crazy house",
-    "house",
-    "zh",
-];
-
 /// The standard starting position. Most games start there: it is made once and copied.
 pub(crate) fn standard_start() -> Board {
     static STANDARD_START: std::sync::OnceLock<Board> = std::sync::OnceLock::new();
     STANDARD_START.get_or_init(Board::default).clone()
 }
 
+/// The starting position of a game: chess (Chess960 included) or a variant.
+enum Start {
+    Chess(Board),
+    Variant(VariantBoard),
+}
+
 /// The starting position a game's tags ask for, or the error python-chess would record.
-/// `Ok(None)` means "skip the movetext" (an unsupported variant, already reported).
+/// `None` means "skip the movetext" (a bad `FEN`, already reported).
 fn starting_board<V: Visitor>(
     fen: Option<&[u8]>,
     variant: Option<&[u8]>,
     visitor: &mut V,
-) -> Option<Board> {
+) -> Option<Start> {
     let raw_variant = variant.map(String::from_utf8_lossy);
     let variant = raw_variant.as_deref().map(str::to_lowercase);
     let chess960 = variant.as_deref().is_some_and(|v| CHESS960.contains(&v));
     if let Some(v) = variant.as_deref() {
         if !chess960 && !WILD.contains(&v) && !STANDARD.contains(&v) {
             let name = raw_variant.as_deref().unwrap_or_default();
-            if OTHER_VARIANTS.contains(&v) {
-                visitor.handle_error(PgnError {
-                    kind: ErrorKind::UnsupportedVariant,
-                    message: format!("unsupported variant: {name} (only chess and chess960)"),
-                });
-                return None;
+            if let Some(variant) = Variant::find(name) {
+                return variant_start(fen, variant, visitor).map(Start::Variant);
             }
             visitor.handle_error(PgnError {
                 kind: ErrorKind::UnknownVariant,
@@ -245,13 +224,39 @@ fn starting_board<V: Visitor>(
     let Some(fen) = fen else {
         let mut board = standard_start();
         board.set_chess960(chess960);
-        return Some(board);
+        return Some(Start::Chess(board));
     };
     let fen = String::from_utf8_lossy(fen);
     match Board::from_fen(&fen, chess960) {
         Ok(board) if !chess960 && board.has_chess960_castling_rights() => {
             // python-chess turns chess960 on for X-FEN castling rights.
-            Some(Board::from_fen(&fen, true).unwrap_or(board))
+            Some(Start::Chess(Board::from_fen(&fen, true).unwrap_or(board)))
+        }
+        Ok(board) => Some(Start::Chess(board)),
+        Err(e) => {
+            visitor.handle_error(PgnError {
+                kind: ErrorKind::Fen,
+                message: e.to_string(),
+            });
+            None
+        }
+    }
+}
+
+/// The starting position of a `variant` game: its `FEN` (Chess960 castling when the rights
+/// need it, as python-chess turns it on) or the variant's own.
+fn variant_start<V: Visitor>(
+    fen: Option<&[u8]>,
+    variant: Variant,
+    visitor: &mut V,
+) -> Option<VariantBoard> {
+    let Some(fen) = fen else {
+        return Some(VariantBoard::new(variant));
+    };
+    let fen = String::from_utf8_lossy(fen);
+    match VariantBoard::from_fen(&fen, variant, false) {
+        Ok(board) if board.board().has_chess960_castling_rights() => {
+            Some(VariantBoard::from_fen(&fen, variant, true).unwrap_or(board))
         }
         Ok(board) => Some(board),
         Err(e) => {
@@ -299,6 +304,16 @@ pub fn resolve(board: &Board, token: &[u8]) -> Result<Move, PgnError> {
         .and_then(|san| board.resolve_san_with(san, text))
         .map(|m| m.unwrap_or(Move::NULL))
         .map_err(|e| san_error(&text(), board, e))
+}
+
+/// Resolves a move token of a variant game with the core's variant SAN reader (`Ok(Move::NULL)`
+/// for a null move).
+pub fn resolve_variant(board: &VariantBoard, token: &[u8]) -> Result<Move, PgnError> {
+    let text = String::from_utf8_lossy(token);
+    board
+        .parse_san(&text)
+        .map(|m| m.unwrap_or(Move::NULL))
+        .map_err(|e| san_error(&text, board.board(), e))
 }
 
 /// Reads one game from `lines`, reporting to `visitor`. Returns `false` at the end of the
@@ -359,24 +374,77 @@ pub fn read_game<'a, V: Visitor>(lines: &mut Lines<'a>, visitor: &mut V) -> bool
     if !skipping {
         skipping = visitor.end_headers();
     }
-    let mut board_stack: Vec<Frame> = Vec::new();
-    if !skipping {
-        match starting_board(fen, variant, visitor) {
-            Some(board) => {
-                visitor.visit_board(&board);
-                board_stack.push(Frame::new(board));
-            }
-            None => skipping = true,
+    let start = if skipping {
+        None
+    } else {
+        starting_board(fen, variant, visitor)
+    };
+    match start {
+        None => skip_movetext(line, lines),
+        Some(Start::Chess(board)) => {
+            visitor.visit_board(&board);
+            parse_movetext(line, lines, visitor, vec![Frame::new(board)]);
+        }
+        Some(Start::Variant(board)) => {
+            visitor.visit_variant_board(&board);
+            parse_movetext(line, lines, visitor, vec![Frame::new(board)]);
         }
     }
-    if skipping {
-        skip_movetext(line, lines);
-        visitor.end_game();
-        return true;
-    }
-    parse_movetext(line, lines, visitor, board_stack);
     visitor.end_game();
     true
+}
+
+/// A position a line of movetext is played on: a chess board, or a variant's. The reader is
+/// generic over it, so chess games run the code they ran before variants came.
+trait Position: Clone {
+    /// The board as chess sees it (what the visitor's chess methods are given).
+    fn chess_board(&self) -> &Board;
+    /// Plays a move resolved here.
+    fn play(&mut self, m: Move);
+    /// Hands the position to the visitor.
+    fn visit<V: Visitor>(&self, visitor: &mut V);
+    /// Resolves a move token through the visitor.
+    fn resolve<V: Visitor>(&self, visitor: &mut V, san: &[u8]) -> Result<Move, PgnError>;
+}
+
+impl Position for Board {
+    #[inline]
+    fn chess_board(&self) -> &Board {
+        self
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        self.play_unchecked(m);
+    }
+
+    #[inline]
+    fn visit<V: Visitor>(&self, visitor: &mut V) {
+        visitor.visit_board(self);
+    }
+
+    #[inline]
+    fn resolve<V: Visitor>(&self, visitor: &mut V, san: &[u8]) -> Result<Move, PgnError> {
+        visitor.parse_san(self, san)
+    }
+}
+
+impl Position for VariantBoard {
+    fn chess_board(&self) -> &Board {
+        self.board()
+    }
+
+    fn play(&mut self, m: Move) {
+        self.play_unchecked(m);
+    }
+
+    fn visit<V: Visitor>(&self, visitor: &mut V) {
+        visitor.visit_variant_board(self);
+    }
+
+    fn resolve<V: Visitor>(&self, visitor: &mut V, san: &[u8]) -> Result<Move, PgnError> {
+        visitor.parse_variant_san(self, san)
+    }
 }
 
 /// python-chess's fast path for a skipped game: only comments matter, to find the blank line
@@ -408,16 +476,16 @@ fn skip_movetext<'a>(mut line: Option<Line<'a>>, lines: &mut Lines<'a>) {
 /// A line being read: python-chess keeps a board with its whole move stack per line; the
 /// same information without copying a board per move: where the line's history starts, its
 /// moves, the current position and the one before the last move (where a variation starts).
-struct Frame {
-    start: Board,
+struct Frame<P> {
+    start: P,
     moves: Vec<Move>,
-    board: Board,
+    board: P,
     /// The position before the last move, unless the frame has no move of its own yet.
-    before_last: Option<Board>,
+    before_last: Option<P>,
 }
 
-impl Frame {
-    fn new(board: Board) -> Frame {
+impl<P: Position> Frame<P> {
+    fn new(board: P) -> Frame<P> {
         Frame {
             start: board.clone(),
             // Room for most games, so the list is not regrown move by move.
@@ -429,21 +497,21 @@ impl Frame {
 
     fn play(&mut self, m: Move) {
         self.before_last = Some(self.board.clone());
-        self.board.play_unchecked(m);
+        self.board.play(m);
         self.moves.push(m);
     }
 
     /// A copy with the last move taken back (python-chess's `board.copy(); board.pop()`):
     /// the position kept from before it, or (for a variation opened before its parent line
     /// played a move of its own) the history replayed without it.
-    fn popped(&self) -> Frame {
+    fn popped(&self) -> Frame<P> {
         let moves = self.moves[..self.moves.len().saturating_sub(1)].to_vec();
         let board = match &self.before_last {
             Some(board) => board.clone(),
             None => {
                 let mut board = self.start.clone();
                 for &m in &moves {
-                    board.play_unchecked(m);
+                    board.play(m);
                 }
                 board
             }
@@ -457,11 +525,11 @@ impl Frame {
     }
 }
 
-fn parse_movetext<'a, V: Visitor>(
+fn parse_movetext<'a, V: Visitor, P: Position>(
     mut line: Option<Line<'a>>,
     lines: &mut Lines<'a>,
     visitor: &mut V,
-    mut board_stack: Vec<Frame>,
+    mut board_stack: Vec<Frame<P>>,
 ) {
     let mut skip_depth: usize = 0;
     let mut comment: Vec<u8> = Vec::new();
@@ -568,10 +636,10 @@ fn parse_movetext<'a, V: Visitor>(
                     let Some(frame) = board_stack.last_mut() else {
                         break;
                     };
-                    if !visitor.begin_parse_san(&frame.board, text) {
-                        match visitor.parse_san(&frame.board, text) {
+                    if !visitor.begin_parse_san(frame.board.chess_board(), text) {
+                        match frame.board.resolve(visitor, text) {
                             Ok(m) => {
-                                visitor.visit_move(&frame.board, m);
+                                visitor.visit_move(frame.board.chess_board(), m);
                                 frame.play(m);
                             }
                             Err(e) => {
@@ -580,7 +648,7 @@ fn parse_movetext<'a, V: Visitor>(
                             }
                         }
                     }
-                    visitor.visit_board(&frame.board);
+                    frame.board.visit(visitor);
                 }
             }
         }
@@ -807,8 +875,23 @@ mod game_tests {
         let got = events("[FEN \"not a fen\"]\n\n1. e4 *");
         assert_eq!(got.len(), 2);
         assert!(got[1].starts_with("error Fen "));
-        let zh = events("[Variant \"Crazyhouse\"]\n\n1. e4 *");
-        assert!(zh[1].starts_with("error UnsupportedVariant"));
+        // Variant games are read with their rules: a drop, an Atomic explosion.
+        let zh = events("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *");
+        assert_eq!(
+            zh[1..],
+            [
+                "move e4",
+                "move d5",
+                "move exd5",
+                "move Qxd5",
+                "move @e4",
+                "result *"
+            ]
+        );
+        // exd5 explodes both pawns: dxe6 is legal in chess, not here.
+        let atomic = events("[Variant \"Atomic\"]\n\n1. e4 d5 2. exd5 e6 3. dxe6 *");
+        assert_eq!(atomic[1..5], ["move e4", "move d5", "move exd5", "move e6"]);
+        assert!(atomic[5].starts_with("error IllegalMove"), "{atomic:?}");
         let odd = events("[Variant \"Martian\"]\n\n1. e4 *");
         assert_eq!(odd[1], "error UnknownVariant unsupported variant: Martian");
         assert_eq!(odd[2], "move e4");
@@ -818,11 +901,13 @@ mod game_tests {
     /// there (the core's `has_chess960_castling_rights`), and as standard chess otherwise.
     #[test]
     fn x_fen_castling_rights_turn_chess960_on() {
-        let chess960 = |fen: &str| {
-            starting_board(Some(fen.as_bytes()), None, &mut Events::default())
+        let chess960 =
+            |fen: &str| match starting_board(Some(fen.as_bytes()), None, &mut Events::default())
                 .unwrap()
-                .is_chess960()
-        };
+            {
+                Start::Chess(board) => board.is_chess960(),
+                Start::Variant(board) => board.board().is_chess960(),
+            };
         assert!(!chess960("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
         assert!(chess960("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1"));
         assert!(chess960("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"));

@@ -2,6 +2,7 @@
 //! node tree. Variations are still read (python-chess records their errors too) but not kept.
 
 use crate::parser::{PgnError, Visitor};
+use pychess_core::variant::{Variant, VariantBoard};
 use pychess_core::{Board, Move};
 
 /// A game's tag pairs in file order (a repeated tag keeps its first place and its last
@@ -80,8 +81,12 @@ pub struct GameRecord {
     pub offset: u64,
     /// Tag pairs in file order; a repeated tag keeps its first place and its last value.
     pub headers: Tags,
-    /// The starting position (the `FEN` tag's, or the standard one).
+    /// The starting position (the `FEN` tag's, or the standard one); for a variant game its
+    /// board as chess sees it (see [`GameRecord::variant_start`]).
     pub start: Board,
+    /// A variant game's starting position (`[Variant "Atomic"]`...), whose rules its moves
+    /// were read with; `None` for chess and Chess960.
+    pub variant_start: Option<VariantBoard>,
     /// Mainline moves (`Move::NULL` for `--`).
     pub moves: Vec<Move>,
     /// The game termination marker of the movetext, if any.
@@ -107,8 +112,32 @@ impl GameRecord {
         }
     }
 
-    /// The positions after each ply, the start included.
+    /// The variant the game is played in (`None`: chess, Chess960 included).
+    pub fn variant(&self) -> Option<Variant> {
+        self.variant_start.as_ref().map(VariantBoard::variant)
+    }
+
+    /// The positions of a variant game after each ply, the start included.
+    fn variant_boards(&self, start: &VariantBoard) -> Vec<VariantBoard> {
+        let mut board = start.clone();
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(board.clone());
+        for &m in &self.moves {
+            board.play_unchecked(m);
+            out.push(board.clone());
+        }
+        out
+    }
+
+    /// The positions after each ply, the start included (a variant game's as chess boards).
     pub fn boards(&self) -> Vec<Board> {
+        if let Some(start) = &self.variant_start {
+            return self
+                .variant_boards(start)
+                .into_iter()
+                .map(VariantBoard::into_board)
+                .collect();
+        }
         let mut board = self.start.clone();
         let mut out = Vec::with_capacity(self.moves.len() + 1);
         out.push(board.clone());
@@ -121,6 +150,18 @@ impl GameRecord {
 
     /// The mainline in SAN (python-chess's spelling, `--` for a null move).
     pub fn sans(&self) -> Vec<String> {
+        if let Some(start) = &self.variant_start {
+            let mut board = start.clone();
+            return self
+                .moves
+                .iter()
+                .map(|&m| {
+                    let san = board.san(m);
+                    board.play_unchecked(m);
+                    san
+                })
+                .collect();
+        }
         let mut board = self.start.clone();
         self.moves
             .iter()
@@ -147,9 +188,22 @@ impl GameRecord {
             .collect()
     }
 
+    /// The FEN after each mainline ply, the start first (a variant game's with the variant's
+    /// fields), computed now.
+    pub fn fen_list(&self) -> Vec<String> {
+        match &self.variant_start {
+            Some(start) => self
+                .variant_boards(start)
+                .iter()
+                .map(VariantBoard::fen)
+                .collect(),
+            None => self.boards().iter().map(Board::fen).collect(),
+        }
+    }
+
     /// Fills [`GameRecord::fens`].
     pub fn compute_fens(&mut self) {
-        self.fens = Some(self.boards().iter().map(Board::fen).collect());
+        self.fens = Some(self.fen_list());
     }
 }
 
@@ -340,6 +394,7 @@ impl<'f> RecordBuilder<'f> {
             result_token: None,
             errors: Vec::new(),
             fens: None,
+            variant_start: None,
         };
         RecordBuilder {
             filter,
@@ -365,6 +420,14 @@ impl Visitor for RecordBuilder<'_> {
         if !self.started {
             self.started = true;
             self.record.start = board.clone();
+        }
+    }
+
+    fn visit_variant_board(&mut self, board: &VariantBoard) {
+        if !self.started {
+            self.started = true;
+            self.record.start = board.board().clone();
+            self.record.variant_start = Some(board.clone());
         }
     }
 

@@ -31,6 +31,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::outcome_result, m)?)?;
     board::install_fast_methods(py)?;
     board::install_members(py)?;
+    m.add_class::<board::VariantBoard>()?;
+    board::install_variant_fast_methods(py)?;
     m.add_class::<board::LegalMoveGenerator>()?;
     m.add_class::<board::PseudoLegalMoveGenerator>()?;
     m.add_class::<moves::Move>()?;

@@ -222,7 +222,12 @@ pub(crate) fn interned(py: Python<'_>, uci: UciMove) -> &'static Py<Move> {
     let promotion = uci.promotion.map_or(0, |r| r as usize);
     let index = (uci.from.index() * 64 + uci.to.index()) * PROMOTION_SLOTS + promotion;
     TABLE[index].get_or_init(|| {
-        let m = Move::build(py, uci.from, uci.to, uci.promotion, None);
+        // The slots of moves from a square to itself with a piece are the drops' (no board
+        // move has them): a played drop comes back as python-chess's drop `Move`.
+        let m = match uci.as_drop() {
+            Some(drop) => Move::build(py, drop.to, drop.to, None, Some(drop.role)),
+            None => Move::build(py, uci.from, uci.to, uci.promotion, None),
+        };
         Py::new(py, m).expect("allocating a Move")
     })
 }

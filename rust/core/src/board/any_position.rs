@@ -55,6 +55,13 @@ impl Status {
     pub const OPPOSITE_CHECK: Status = Status(1 << 10);
     /// No pieces at all.
     pub const EMPTY: Status = Status(1 << 11);
+    /// Racing Kings: a king is in check (`STATUS_RACE_CHECK`).
+    pub const RACE_CHECK: Status = Status(1 << 12);
+    /// Racing Kings: both kings on the eighth rank with Black to move (`STATUS_RACE_OVER`).
+    pub const RACE_OVER: Status = Status(1 << 13);
+    /// Racing Kings: pawns, or more pieces of a kind than the starting position has
+    /// (`STATUS_RACE_MATERIAL`).
+    pub const RACE_MATERIAL: Status = Status(1 << 14);
     /// More than two pieces give check.
     pub const TOO_MANY_CHECKERS: Status = Status(1 << 15);
     /// A check no last move can have given.
@@ -70,6 +77,14 @@ impl Status {
     #[inline]
     pub fn is_valid(self) -> bool {
         self.0 == 0
+    }
+}
+
+impl Status {
+    /// The flags of `self` that `other` does not have.
+    #[inline]
+    pub fn without(self, other: Status) -> Status {
+        Status(self.0 & !other.0)
     }
 }
 

@@ -115,6 +115,16 @@ impl VariantBoard {
             .find(|&m| self.board.matches(m, uci))
     }
 
+    /// The move of `legal` (this position's legal moves, as [`VariantBoard::legal_moves`]
+    /// lists them) that `uci` stands for: [`VariantBoard::find_legal`] for a caller that
+    /// keeps the list.
+    pub fn find_in(&self, legal: &[Move], uci: UciMove) -> Option<Move> {
+        if uci.is_null() {
+            return None;
+        }
+        legal.iter().copied().find(|&m| self.board.matches(m, uci))
+    }
+
     /// The UCI of `m` (standard castling as `e1g1`, as [`Board::uci`]).
     pub fn uci(&self, m: Move) -> UciMove {
         self.board.uci(m)
@@ -132,13 +142,49 @@ impl VariantBoard {
     /// assert_eq!(board.san(m), "Kd4#");
     /// ```
     pub fn san(&self, m: Move) -> String {
+        self.algebraic(m, false)
+    }
+
+    /// A line of legal moves in SAN with move numbers (`1. e4 e5 2. Nf3`, `3...Qxd5`),
+    /// python-chess's `variation_san` with the variant's rules.
+    pub fn variation_san(&self, line: &[UciMove]) -> Result<String, MoveError> {
+        let mut board = self.clone();
+        let mut parts: Vec<String> = Vec::with_capacity(line.len());
+        for &uci in line {
+            let m = board
+                .find_legal(uci)
+                .ok_or_else(|| MoveError::IllegalInLine {
+                    uci,
+                    fen: board.fen(),
+                })?;
+            let san = board.san(m);
+            let number = board.board.fullmove_number();
+            if board.board.turn().is_white() {
+                parts.push(format!("{number}. {san}"));
+            } else if parts.is_empty() {
+                parts.push(format!("{number}...{san}"));
+            } else {
+                parts.push(san);
+            }
+            board.play_unchecked(m);
+        }
+        Ok(parts.join(" "))
+    }
+
+    /// Long algebraic notation of the legal move `m` (`Ng1-f3`, `Qxe6#`), python-chess's
+    /// `lan` with the variant's suffixes.
+    pub fn lan(&self, m: Move) -> String {
+        self.algebraic(m, true)
+    }
+
+    fn algebraic(&self, m: Move, long: bool) -> String {
         if m.is_null() {
             return "--".to_string();
         }
         let legal = self.legal_moves();
         let mut san = self
             .board
-            .algebraic_without_suffix(m, false, |from_mask, to| {
+            .algebraic_without_suffix(m, long, |from_mask, to| {
                 legal
                     .iter()
                     .filter(|other| other.to == to && from_mask.contains(other.from))

@@ -4,7 +4,7 @@
 
 use super::crazyhouse::{self, Pockets};
 use super::{antichess, atomic, horde, Variant};
-use crate::board::{Board, MoveList};
+use crate::board::{Board, MoveList, Status};
 use crate::outcome::{Outcome, Termination};
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 
@@ -44,6 +44,36 @@ impl VariantBoard {
     pub fn new(variant: Variant) -> VariantBoard {
         VariantBoard::from_fen(variant.starting_fen(), variant, false)
             .expect("starting positions are valid")
+    }
+
+    /// A position of `variant` from its parts: the board, Three-check's remaining checks
+    /// (`[white, black]`) and Crazyhouse's pockets (ignored by the variants without them, which
+    /// take `[3, 3]` and empty pockets).
+    pub fn from_parts(
+        board: Board,
+        variant: Variant,
+        remaining_checks: [i64; 2],
+        pockets: Pockets,
+    ) -> VariantBoard {
+        VariantBoard {
+            board,
+            variant,
+            remaining_checks: if variant == Variant::ThreeCheck {
+                remaining_checks
+            } else {
+                [3, 3]
+            },
+            pockets: if variant == Variant::Crazyhouse {
+                pockets
+            } else {
+                [[0; 6]; 2]
+            },
+        }
+    }
+
+    /// The board, taken out of the position.
+    pub fn into_board(self) -> Board {
+        self.board
     }
 
     /// The board (placement, side to move, castling, en passant, clocks).
@@ -307,6 +337,13 @@ impl VariantBoard {
     /// result, checkmate, insufficient material, stalemate, the seventy-five-move rule.
     /// Repetitions need the game's history and are not looked at.
     pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_with(|| self.has_legal_moves())
+    }
+
+    /// [`VariantBoard::outcome`] for a caller that knows whether there is a legal move
+    /// (`has_legal_moves`, asked at most twice: a caller keeping the legal moves answers
+    /// without generating them again).
+    pub fn outcome_with(&self, has_legal_moves: impl Fn() -> bool) -> Option<Outcome> {
         let us = self.board.turn();
         if let Some(result) = self.variant_result() {
             let (termination, winner) = match result {
@@ -319,7 +356,7 @@ impl VariantBoard {
                 winner,
             });
         }
-        if self.is_checkmate() {
+        if self.is_check() && !has_legal_moves() {
             return Some(Outcome {
                 termination: Termination::Checkmate,
                 winner: Some(!us),
@@ -331,7 +368,7 @@ impl VariantBoard {
                 winner: None,
             });
         }
-        if !self.has_legal_moves() {
+        if !has_legal_moves() {
             return Some(Outcome {
                 termination: Termination::Stalemate,
                 winner: None,
@@ -389,6 +426,109 @@ impl VariantBoard {
     /// (python-chess adds nothing for the variants; its table has no entries for them).
     pub fn zobrist_hash(&self) -> u64 {
         self.board.zobrist_hash()
+    }
+
+    /// python-chess's variant `status()`: the standard flags by the standard algorithm, then
+    /// each variant's changes (kings optional in the Antichess family and for the side to
+    /// move in Atomic, a kingless horde of up to 36 pawns, Racing Kings' own flags, the pieces
+    /// in hand counted in Crazyhouse).
+    pub fn status(&self) -> Status {
+        let board = &self.board;
+        let mut status = board.status();
+        let checks = Status::TOO_MANY_CHECKERS | Status::IMPOSSIBLE_CHECK;
+        match self.variant {
+            Variant::Antichess | Variant::Giveaway | Variant::Suicide => {
+                // No checks at all: the king is an ordinary piece.
+                status = status.without(
+                    Status::NO_WHITE_KING
+                        | Status::NO_BLACK_KING
+                        | Status::TOO_MANY_KINGS
+                        | Status::OPPOSITE_CHECK
+                        | checks,
+                );
+            }
+            Variant::Atomic => {
+                status = status.without(Status::OPPOSITE_CHECK);
+                status = status.without(if board.turn() == Color::White {
+                    Status::NO_WHITE_KING
+                } else {
+                    Status::NO_BLACK_KING
+                });
+                let checkers = if atomic::kings_connected(board) {
+                    Bitboard::EMPTY
+                } else {
+                    board.checkers()
+                };
+                if checkers.is_empty() {
+                    status = status.without(checks);
+                }
+                if checkers.count() <= 14 {
+                    status = status.without(Status::TOO_MANY_CHECKERS);
+                }
+                if board.valid_ep_square().is_none() {
+                    status = status.without(Status::IMPOSSIBLE_CHECK);
+                }
+            }
+            Variant::RacingKings => {
+                if board.is_check() {
+                    status |= Status::RACE_CHECK | checks;
+                }
+                let in_goal = board.by_role(Role::King) & RANK_8;
+                if board.turn() == Color::Black
+                    && Color::ALL
+                        .into_iter()
+                        .all(|c| (in_goal & board.by_color(c)).nonempty())
+                {
+                    status |= Status::RACE_OVER;
+                }
+                let too_many = Color::ALL.into_iter().any(|c| {
+                    let ours = board.by_color(c);
+                    [
+                        (Role::Knight, 2),
+                        (Role::Bishop, 2),
+                        (Role::Rook, 2),
+                        (Role::Queen, 1),
+                    ]
+                    .into_iter()
+                    .any(|(role, most)| (ours & board.by_role(role)).count() > most)
+                });
+                if board.by_role(Role::Pawn).nonempty() || too_many {
+                    status |= Status::RACE_MATERIAL;
+                }
+            }
+            Variant::Horde => {
+                status = status.without(Status::NO_WHITE_KING);
+                let white = board.by_color(Color::White);
+                if white.count() <= 36 {
+                    status = status
+                        .without(Status::TOO_MANY_WHITE_PIECES | Status::TOO_MANY_WHITE_PAWNS);
+                }
+                let pawns = board.by_role(Role::Pawn);
+                if (pawns & RANK_8).is_empty()
+                    && (board.by_color(Color::Black) & pawns & Bitboard::rank(0)).is_empty()
+                {
+                    status = status.without(Status::PAWNS_ON_BACKRANK);
+                }
+                if (white & board.by_role(Role::King)).nonempty() {
+                    status |= Status::TOO_MANY_KINGS;
+                }
+            }
+            Variant::Crazyhouse => {
+                let [white, black] = self.pockets;
+                let in_hand: u32 = white.iter().chain(black.iter()).sum();
+                let pawns_in_hand = white[Role::Pawn.index()] + black[Role::Pawn.index()];
+                if board.by_role(Role::Pawn).count() + pawns_in_hand <= 16 {
+                    status =
+                        status.without(Status::TOO_MANY_BLACK_PAWNS | Status::TOO_MANY_WHITE_PAWNS);
+                }
+                if board.occupied().count() + in_hand <= 32 {
+                    status = status
+                        .without(Status::TOO_MANY_BLACK_PIECES | Status::TOO_MANY_WHITE_PIECES);
+                }
+            }
+            Variant::KingOfTheHill | Variant::ThreeCheck => {}
+        }
+        status
     }
 
     /// The square the king of `color` stands on, if it has one (the highest, python-chess's

@@ -10,7 +10,8 @@
 //! - `shadows.rs`: the plain attributes (`turn`, clocks, ...) CPython reads without a call,
 //!   and the only way to mutate the game (which keeps them current);
 //! - `setattr.rs`: writing those attributes (`board.turn = BLACK`);
-//! - `move_stack.rs`: the `move_stack` list, brought up to date when read.
+//! - `move_stack.rs`: the `move_stack` list, brought up to date when read;
+//! - `variant.rs`: `VariantBoard`, the subclass playing a variant's rules (`pychess_rs.variant`).
 //!
 //! Every method converts its arguments, calls the core `Game`/`Board` and converts the
 //! answer back; the rules live in `pychess-core`.
@@ -24,12 +25,17 @@ mod rules;
 mod setattr;
 mod shadows;
 mod state;
+mod variant;
 mod views;
 mod xboard;
 
 pub(crate) use fast::install_fast_methods;
 pub(crate) use rules::outcome_result;
 pub(crate) use shadows::install_members;
+pub(crate) use variant::install_fast_methods as install_variant_fast_methods;
+pub(crate) use variant::{
+    new_instance as new_variant_instance, play_if_variant, popped_copy_if_variant, VariantBoard,
+};
 pub(crate) use views::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 
 use crate::errors::Result;

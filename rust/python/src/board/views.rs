@@ -6,6 +6,7 @@ use crate::errors::Result;
 use crate::py_modules;
 use pychess_core::{DiagramStyle, EpMode};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -123,6 +124,8 @@ impl Board {
 enum ViewSource {
     Ours(Py<Board>),
     Other(Py<PyAny>),
+    /// A variant board (`pychess_rs.variant`): its legal moves read directly, by its rules.
+    Variant(Py<PyAny>),
 }
 
 impl ViewSource {
@@ -136,7 +139,7 @@ impl ViewSource {
     fn object(&self, py: Python<'_>) -> Py<PyAny> {
         match self {
             ViewSource::Ours(board) => board.clone_ref(py).into_any(),
-            ViewSource::Other(board) => board.clone_ref(py),
+            ViewSource::Other(board) | ViewSource::Variant(board) => board.clone_ref(py),
         }
     }
 }
@@ -167,6 +170,15 @@ pub struct LegalMoveGenerator {
     source: ViewSource,
 }
 
+impl LegalMoveGenerator {
+    /// The view of a variant board's legal moves.
+    pub(crate) fn of_variant(board: Py<PyAny>) -> LegalMoveGenerator {
+        LegalMoveGenerator {
+            source: ViewSource::Variant(board),
+        }
+    }
+}
+
 #[pymethods]
 impl LegalMoveGenerator {
     /// A view of ``board``'s legal moves.
@@ -189,9 +201,10 @@ impl LegalMoveGenerator {
                 let board = board.borrow(py);
                 board.moves_iter(py, board.game.legal_moves().iter().copied())
             }
+            ViewSource::Variant(board) => super::variant::legal_moves_iter(board.bind(py)),
             ViewSource::Other(board) => Ok(board
                 .bind(py)
-                .call_method0("generate_legal_moves")?
+                .call_method0(intern!(py, "generate_legal_moves"))?
                 .try_iter()?
                 .into_any()
                 .unbind()),
@@ -203,6 +216,7 @@ impl LegalMoveGenerator {
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
         match &self.source {
             ViewSource::Ours(board) => Ok(board.borrow(py).game.legal_moves().len()),
+            ViewSource::Variant(board) => super::variant::legal_moves_count(board.bind(py)),
             ViewSource::Other(_) => Err(no_len()),
         }
     }
@@ -210,6 +224,9 @@ impl LegalMoveGenerator {
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
         match &self.source {
             ViewSource::Ours(board) => Ok(board.borrow(py).game.has_legal_moves()),
+            ViewSource::Variant(board) => {
+                Ok(super::variant::legal_moves_count(board.bind(py))? > 0)
+            }
             ViewSource::Other(board) => {
                 any_item(&board.bind(py).call_method0("generate_legal_moves")?)
             }
@@ -220,6 +237,7 @@ impl LegalMoveGenerator {
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
         match &self.source {
             ViewSource::Ours(board) => Ok(board.borrow(py).game.count_legal_moves()),
+            ViewSource::Variant(board) => super::variant::legal_moves_count(board.bind(py)),
             ViewSource::Other(_) => self.__iter__(py)?.bind(py).try_iter()?.try_fold(0, |n, m| {
                 m?;
                 Ok(n + 1)
@@ -233,7 +251,7 @@ impl LegalMoveGenerator {
                 Ok(move_arg(r#move)
                     .is_ok_and(|uci| board.borrow(py).game.find_legal(uci).is_some()))
             }
-            ViewSource::Other(board) => board
+            ViewSource::Other(board) | ViewSource::Variant(board) => board
                 .bind(py)
                 .call_method1("is_legal", (r#move,))?
                 .is_truthy(),
@@ -249,7 +267,7 @@ impl LegalMoveGenerator {
                 let b = board.board();
                 board.game.legal_moves().iter().map(|&m| b.san(m)).collect()
             }
-            ViewSource::Other(board) => {
+            ViewSource::Other(board) | ViewSource::Variant(board) => {
                 let board = board.bind(py);
                 let mut sans = Vec::new();
                 for m in board.call_method0("generate_legal_moves")?.try_iter()? {
@@ -266,6 +284,15 @@ impl LegalMoveGenerator {
 #[pyclass(module = "pychess_rs", name = "PseudoLegalMoveGenerator")]
 pub struct PseudoLegalMoveGenerator {
     source: ViewSource,
+}
+
+impl PseudoLegalMoveGenerator {
+    /// A view that asks `board` through python-chess's board methods (a variant board).
+    pub(crate) fn of_other(board: Py<PyAny>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator {
+            source: ViewSource::Other(board),
+        }
+    }
 }
 
 #[pymethods]
@@ -291,7 +318,7 @@ impl PseudoLegalMoveGenerator {
                 let moves = board.board().pseudo_legal_moves();
                 board.moves_iter(py, moves.iter().copied())
             }
-            ViewSource::Other(board) => Ok(board
+            ViewSource::Other(board) | ViewSource::Variant(board) => Ok(board
                 .bind(py)
                 .call_method0("generate_pseudo_legal_moves")?
                 .try_iter()?
@@ -303,14 +330,14 @@ impl PseudoLegalMoveGenerator {
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
         match &self.source {
             ViewSource::Ours(board) => Ok(board.borrow(py).board().pseudo_legal_moves().len()),
-            ViewSource::Other(_) => Err(no_len()),
+            ViewSource::Other(_) | ViewSource::Variant(_) => Err(no_len()),
         }
     }
 
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
         match &self.source {
             ViewSource::Ours(_) => Ok(self.__len__(py)? > 0),
-            ViewSource::Other(board) => {
+            ViewSource::Other(board) | ViewSource::Variant(board) => {
                 any_item(&board.bind(py).call_method0("generate_pseudo_legal_moves")?)
             }
         }
@@ -319,10 +346,12 @@ impl PseudoLegalMoveGenerator {
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
         match &self.source {
             ViewSource::Ours(_) => self.__len__(py),
-            ViewSource::Other(_) => self.__iter__(py)?.bind(py).try_iter()?.try_fold(0, |n, m| {
-                m?;
-                Ok(n + 1)
-            }),
+            ViewSource::Other(_) | ViewSource::Variant(_) => {
+                self.__iter__(py)?.bind(py).try_iter()?.try_fold(0, |n, m| {
+                    m?;
+                    Ok(n + 1)
+                })
+            }
         }
     }
 
@@ -330,7 +359,7 @@ impl PseudoLegalMoveGenerator {
         match &self.source {
             ViewSource::Ours(board) => Ok(move_arg(r#move)
                 .is_ok_and(|uci| board.borrow(py).board().find_pseudo_legal(uci).is_some())),
-            ViewSource::Other(board) => board
+            ViewSource::Other(board) | ViewSource::Variant(board) => board
                 .bind(py)
                 .call_method1("is_pseudo_legal", (r#move,))?
                 .is_truthy(),
@@ -357,7 +386,7 @@ impl PseudoLegalMoveGenerator {
                     })
                     .collect()
             }
-            ViewSource::Other(board) => {
+            ViewSource::Other(board) | ViewSource::Variant(board) => {
                 let board = board.bind(py);
                 let mut shown = Vec::new();
                 for m in board

@@ -61,6 +61,54 @@ impl Board {
         ]
     }
 
+    /// The file suffix of the variant's Syzygy WDL tables.
+    #[classattr]
+    fn tbw_suffix() -> Option<&'static str> {
+        Some(".rtbw")
+    }
+
+    /// The file suffix of the variant's Syzygy DTZ tables.
+    #[classattr]
+    fn tbz_suffix() -> Option<&'static str> {
+        Some(".rtbz")
+    }
+
+    /// The magic bytes of the variant's Syzygy WDL tables.
+    #[classattr]
+    fn tbw_magic() -> Option<&'static [u8]> {
+        Some(b"\x71\xe8\x23\x5d")
+    }
+
+    /// The magic bytes of the variant's Syzygy DTZ tables.
+    #[classattr]
+    fn tbz_magic() -> Option<&'static [u8]> {
+        Some(b"\xd7\x66\x0c\xa5")
+    }
+
+    /// The suffix of the pawnless WDL tables a variant shares with another (none in chess).
+    #[classattr]
+    fn pawnless_tbw_suffix() -> Option<&'static str> {
+        None
+    }
+
+    /// The suffix of the pawnless DTZ tables a variant shares with another (none in chess).
+    #[classattr]
+    fn pawnless_tbz_suffix() -> Option<&'static str> {
+        None
+    }
+
+    /// The magic of the pawnless WDL tables a variant shares with another (none in chess).
+    #[classattr]
+    fn pawnless_tbw_magic() -> Option<&'static [u8]> {
+        None
+    }
+
+    /// The magic of the pawnless DTZ tables a variant shares with another (none in chess).
+    #[classattr]
+    fn pawnless_tbz_magic() -> Option<&'static [u8]> {
+        None
+    }
+
     /// The move in XBoard notation: UCI, ``@@@@`` for the null move, and ``O-O``/``O-O-O``
     /// for castling when ``chess960`` (default: the board's mode).
     #[pyo3(signature = (r#move, chess960 = None))]

@@ -2,7 +2,6 @@
 //! `PgnGame`), read on worker threads with the GIL released, in file order.
 
 use super::error_object;
-use pychess_core::Board as CoreBoard;
 use pychess_pgn::reader::{decompress, Chunker, GameReader, ReadOptions, Source};
 use pychess_pgn::{Condition, Filter, GameRecord, Op, TimeClass};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -216,10 +215,21 @@ impl PgnGame {
         self.record.moves.len()
     }
 
-    /// FEN of the starting position.
+    /// FEN of the starting position (a variant game's with the variant's fields).
     #[getter]
     fn start_fen(&self) -> String {
-        self.record.start.fen()
+        match &self.record.variant_start {
+            Some(start) => start.fen(),
+            None => self.record.start.fen(),
+        }
+    }
+
+    /// The variant the game was read as, by the name its ``Variant`` tag has in
+    /// python-chess's aliases (``"Atomic"``, ``"Three-check"``, ...); None for chess and
+    /// Chess960.
+    #[getter]
+    fn variant(&self) -> Option<&'static str> {
+        self.record.variant().map(|v| v.aliases()[0])
     }
 
     /// FEN after each ply, the start first (computed now unless the reader made them).
@@ -227,7 +237,7 @@ impl PgnGame {
     fn fens(&self) -> Vec<String> {
         match &self.record.fens {
             Some(fens) => fens.clone(),
-            None => self.record.boards().iter().map(CoreBoard::fen).collect(),
+            None => self.record.fen_list(),
         }
     }
 

@@ -14,10 +14,11 @@
 
 use super::tree::Tree;
 use super::{error_object, text};
-use crate::board::Board;
-use crate::moves::{as_move, interned};
-use pychess_core::{Board as CoreBoard, Game, Move};
-use pychess_pgn::parser::{read_game, resolve, Visitor};
+use crate::board::{new_variant_instance, play_if_variant, popped_copy_if_variant, Board};
+use crate::moves::{as_move, from_value, interned, Move as PyMove};
+use pychess_core::variant::VariantBoard;
+use pychess_core::{Board as CoreBoard, Game, Move, UciMove};
+use pychess_pgn::parser::{read_game, resolve, resolve_variant, Visitor};
 use pychess_pgn::{ErrorKind, Lines, PgnError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -111,6 +112,14 @@ struct PyVisitor<'py> {
     san_error: Option<PyErr>,
 }
 
+/// The Python `Move` of `uci`: the shared object, or a new one for a drop.
+fn move_of(py: Python<'_>, uci: UciMove) -> PyResult<Py<PyMove>> {
+    if uci.as_drop().is_some() {
+        return from_value(py, uci);
+    }
+    Ok(interned(py, uci).clone_ref(py))
+}
+
 /// Calls `method` (when the visitor has it and nothing failed yet) with `args`.
 fn call<'py, A>(
     failed: &mut Option<PyErr>,
@@ -158,6 +167,63 @@ impl<'py> PyVisitor<'py> {
 
     fn text(&self, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
         text(self.py, bytes)
+    }
+
+    /// Calls the visitor's own `parse_san` with the current board and `san`.
+    fn call_parse_san(&self, san: &[u8]) -> Result<PyResult<Bound<'py, PyAny>>, PgnError> {
+        let Some(method) = &self.methods.parse_san else {
+            return Err(PgnError {
+                kind: ErrorKind::IllegalMove,
+                message: String::new(),
+            });
+        };
+        Ok(self
+            .board()
+            .and_then(|top| method.call1((top, text(self.py, san)?))))
+    }
+
+    /// What the visitor's own `parse_san` answered, as the reader's move: `legal` finds the
+    /// legal move of a UCI move in the position (whose FEN `fen` gives).
+    fn accept_parsed(
+        &mut self,
+        answer: PyResult<Bound<'py, PyAny>>,
+        legal: impl FnOnce(UciMove) -> Option<Move>,
+        fen: impl FnOnce() -> String,
+    ) -> Result<Move, PgnError> {
+        let failure = |message: String| PgnError {
+            kind: ErrorKind::IllegalMove,
+            message,
+        };
+        match answer {
+            Ok(object) => {
+                let Some(m) = as_move(&object) else {
+                    self.failed = Some(PyTypeError::new_err(format!(
+                        "parse_san returned {}, not a Move",
+                        object.get_type()
+                    )));
+                    return Err(failure(String::new()));
+                };
+                let uci = m.get().uci;
+                match legal(uci) {
+                    Some(played) => {
+                        self.parsed = Some(object);
+                        Ok(played)
+                    }
+                    None => Err(failure(format!(
+                        "parse_san returned {uci}, not a legal move in {}",
+                        fen()
+                    ))),
+                }
+            }
+            Err(e) if e.is_instance_of::<PyValueError>(self.py) => {
+                self.san_error = Some(e);
+                Err(failure(String::new()))
+            }
+            Err(e) => {
+                self.failed.get_or_insert(e);
+                Err(failure(String::new()))
+            }
+        }
     }
 }
 
@@ -224,6 +290,32 @@ impl Visitor for PyVisitor<'_> {
         call(&mut self.failed, &self.methods.visit_board, || Ok((top?,)));
     }
 
+    fn visit_variant_board(&mut self, board: &VariantBoard) {
+        let Some(boards) = &mut self.boards else {
+            return;
+        };
+        if boards.is_empty() {
+            // The starting position: python-chess's `VariantBoard(fen, chess960=...)`.
+            match new_variant_instance(self.py, board) {
+                Ok(start) => boards.push(start),
+                Err(e) => {
+                    self.failed.get_or_insert(e);
+                    return;
+                }
+            }
+        }
+        let top = self.board();
+        call(&mut self.failed, &self.methods.visit_board, || Ok((top?,)));
+    }
+
+    fn parse_variant_san(&mut self, board: &VariantBoard, san: &[u8]) -> Result<Move, PgnError> {
+        if self.methods.parse_san.is_none() {
+            return resolve_variant(board, san);
+        }
+        let answer = self.call_parse_san(san)?;
+        self.accept_parsed(answer, |uci| board.find_legal(uci), || board.fen())
+    }
+
     fn begin_parse_san(&mut self, _board: &CoreBoard, san: &[u8]) -> bool {
         if self.failed.is_some() {
             return true;
@@ -240,46 +332,11 @@ impl Visitor for PyVisitor<'_> {
     }
 
     fn parse_san(&mut self, board: &CoreBoard, san: &[u8]) -> Result<Move, PgnError> {
-        let Some(method) = &self.methods.parse_san else {
+        if self.methods.parse_san.is_none() {
             return resolve(board, san);
-        };
-        let answer = self
-            .board()
-            .and_then(|top| method.call1((top, text(self.py, san)?)));
-        let failure = |message: String| PgnError {
-            kind: ErrorKind::IllegalMove,
-            message,
-        };
-        match answer {
-            Ok(object) => {
-                let Some(m) = as_move(&object) else {
-                    self.failed = Some(PyTypeError::new_err(format!(
-                        "parse_san returned {}, not a Move",
-                        object.get_type()
-                    )));
-                    return Err(failure(String::new()));
-                };
-                let uci = m.get().uci;
-                match board.resolve_uci(uci) {
-                    Ok(played) => {
-                        self.parsed = Some(object);
-                        Ok(played)
-                    }
-                    Err(_) => Err(failure(format!(
-                        "parse_san returned {uci}, not a legal move in {}",
-                        board.fen()
-                    ))),
-                }
-            }
-            Err(e) if e.is_instance_of::<PyValueError>(self.py) => {
-                self.san_error = Some(e);
-                Err(failure(String::new()))
-            }
-            Err(e) => {
-                self.failed.get_or_insert(e);
-                Err(failure(String::new()))
-            }
         }
+        let answer = self.call_parse_san(san)?;
+        self.accept_parsed(answer, |uci| board.resolve_uci(uci).ok(), || board.fen())
     }
 
     fn visit_move(&mut self, board: &CoreBoard, m: Move) {
@@ -290,7 +347,7 @@ impl Visitor for PyVisitor<'_> {
         };
         if let Some(tree) = &mut self.tree {
             if self.failed.is_none() {
-                if let Err(e) = tree.visit_move(interned(self.py, uci)) {
+                if let Err(e) = move_of(self.py, uci).and_then(|object| tree.visit_move(&object)) {
                     self.failed = Some(e);
                 }
             }
@@ -302,16 +359,19 @@ impl Visitor for PyVisitor<'_> {
         call(&mut self.failed, &self.methods.visit_move, || {
             let object = match parsed {
                 Some(object) => object,
-                None => interned(py, uci).bind(py).clone().into_any(),
+                None => move_of(py, uci)?.into_bound(py).into_any(),
             };
             Ok((top?, object))
         });
         if let Some(top) = self.boards.as_ref().and_then(|b| b.last()) {
-            match top.try_borrow_mut() {
-                Ok(mut board) => board.game_mut(py).play(m),
-                Err(e) => {
-                    self.failed.get_or_insert(e.into());
+            let played = play_if_variant(top, m).and_then(|variant| {
+                if !variant {
+                    top.try_borrow_mut()?.game_mut(py).play(m);
                 }
+                Ok(())
+            });
+            if let Err(e) = played {
+                self.failed.get_or_insert(e);
             }
         }
     }
@@ -361,6 +421,17 @@ impl Visitor for PyVisitor<'_> {
         let py = self.py;
         if let Some(boards) = &mut self.boards {
             if let Some(top) = boards.last() {
+                match popped_copy_if_variant(top) {
+                    Ok(Some(board)) => {
+                        boards.push(board);
+                        return false;
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        self.failed = Some(e);
+                        return true;
+                    }
+                }
                 let copy = top.try_borrow().map(|board| board.clone());
                 match copy.map_err(PyErr::from).and_then(|mut copy| {
                     copy.game_mut(py).pop();
