@@ -201,7 +201,7 @@ def _run_variants(args: argparse.Namespace, rs: object) -> int:
             names.extend(VARIANT_NAMES)
             continue
         try:
-            names.append(chess.variant.find_variant(name).uci_variant)
+            uci_name = chess.variant.find_variant(name).uci_variant
         except ValueError:
             print(
                 f"pychess-rs fuzz: unknown variant {name!r}; choose from "
@@ -209,9 +209,10 @@ def _run_variants(args: argparse.Namespace, rs: object) -> int:
                 file=sys.stderr,
             )
             return 2
-        if names[-1] == "chess":
+        if uci_name is None or uci_name == "chess":
             print("pychess-rs fuzz: standard chess is fuzzed without --variant", file=sys.stderr)
             return 2
+        names.append(uci_name)
     try:
         result = run_variants(
             rs,
