@@ -7,7 +7,8 @@ where each is specified, in ``docs/training-data.md``):
   marlinflow's ``PackedBoard`` (``format="marlin"``): position, score, result. From PGN
   (scores from ``[%eval]`` comments, else from the built-in engine if ``engine_nodes`` or
   ``engine_depth`` is given, else 0) or from self-play at a fixed node budget after random
-  opening plies, seeded and multithreaded. :func:`read_nnue` reads them back.
+  opening plies, seeded and multithreaded. :func:`read_nnue` reads them back;
+  :func:`filter_nnue` filters a record file after the fact.
 * :func:`write_lc0`: Lc0 V6 training chunks (gzip) from PGN: history planes, the move
   played as a one-hot policy, the result. :func:`read_lc0` decodes a chunk.
 * :func:`write_alphazero`: AlphaZero planes, legal-move masks, moves played and outcomes as
@@ -55,6 +56,7 @@ __all__ = [
     "TrainingDataError",
     "decode_nnue",
     "encode_nnue",
+    "filter_nnue",
     "lc0_policy_index",
     "read_alphazero",
     "read_lc0",
@@ -111,7 +113,10 @@ class Stats:
             for f in fields(self)
             if f.name.startswith("skipped_") and (value := getattr(self, f.name))
         ]
-        text = f"{self.written} positions from {self.games - self.games_skipped} games"
+        if self.games == 0 and self.positions:  # a filter's run: records, not games
+            text = f"{self.written} of {self.positions} positions kept"
+        else:
+            text = f"{self.written} positions from {self.games - self.games_skipped} games"
         if self.games_skipped:
             text += f" ({self.games_skipped} games without a result or with errors skipped)"
         if skipped:
@@ -351,6 +356,46 @@ def write_nnue(
     if pgn is not None:
         return _run(job, progress, _pgn_size(pgn), 64)
     return _run(job, progress, games, max(1, threads))
+
+
+def filter_nnue(
+    src: PathLike,
+    out: PathLike,
+    *,
+    format: str = "bullet",
+    skip_check: bool = False,
+    skip_noisy: bool = False,
+    max_score: int | None = None,
+    progress: Progress | None = None,
+) -> Stats:
+    """Copies the records of the NNUE file ``src`` that pass the filters to ``out``, byte
+    for byte, in order: ``skip_check`` leaves out positions whose side to move is in check,
+    ``skip_noisy`` those that are not quiet, ``max_score`` those scored above it (in either
+    direction). A record holds no best move, so "not quiet" is the engine's own test: the
+    side to move has a capture or promotion that wins material by static exchange (the
+    writers' ``skip_noisy`` asks instead whether the searched best move is one). The
+    returned :class:`Stats` counts records read (``positions``), ``written`` and left out.
+
+    :raises: :exc:`TrainingDataError` for a file that is not whole records or a record no
+        writer produces, :exc:`OSError` for files (``out`` may not be ``src``).
+    """
+    _check_format(format)
+    started = time.monotonic()
+    run = _core._NnueFilter(
+        os.fspath(src),
+        os.fspath(out),
+        format,
+        skip_check=skip_check,
+        skip_noisy=skip_noisy,
+        max_score=max_score,
+    )
+    total = run.records()
+    while not run.advance(1 << 16):
+        if progress is not None:
+            counts = run.stats()
+            fraction = counts["positions"] / total if total else 1.0
+            progress(Stats(**counts, seconds=time.monotonic() - started), fraction)
+    return Stats(**run.finish(), seconds=time.monotonic() - started)
 
 
 def write_lc0(

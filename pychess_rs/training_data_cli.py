@@ -34,6 +34,7 @@ EPILOG = (
     "  pychess-rs training-data nnue data.bin --pgn games.pgn --engine-nodes 2000 --format marlin\n"
     "  pychess-rs training-data lc0 games.pgn chunks/ --games-per-chunk 100\n"
     "  pychess-rs training-data alphazero games.pgn tensors.npz\n"
+    "  pychess-rs training-data filter data.bin quiet.bin --skip-check --skip-noisy\n"
     "  pychess-rs training-data read data.bin --limit 5"
 )
 
@@ -83,7 +84,9 @@ def _add_common(parser: argparse.ArgumentParser, *, scores: bool) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="what", required=True, metavar="{nnue,lc0,alphazero,read}")
+    sub = parser.add_subparsers(
+        dest="what", required=True, metavar="{nnue,lc0,alphazero,filter,read}"
+    )
 
     nnue = sub.add_parser(
         "nnue",
@@ -166,6 +169,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_common(az, scores=False)
     az.set_defaults(write=_write_alphazero)
 
+    refilter = sub.add_parser(
+        "filter",
+        help="copy the NNUE records of a file that pass filters to another",
+        description="Copy the records of an NNUE file that pass the filters to OUT, byte for "
+        "byte. Records carry no best move: --skip-noisy leaves out positions where the side "
+        "to move has a capture or promotion that wins material by static exchange.",
+    )
+    refilter.add_argument("src", help="an NNUE record file")
+    refilter.add_argument("out", help="the record file to write (not SRC)")
+    refilter.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
+    refilter.add_argument("--skip-check", action="store_true", help="positions in check")
+    refilter.add_argument(
+        "--skip-noisy", action="store_true", help="positions with a winning capture or promotion"
+    )
+    refilter.add_argument(
+        "--max-score", type=_count, metavar="CP", help="positions whose |score| is above CP"
+    )
+    refilter.add_argument("--no-progress", action="store_true", help="no progress line")
+    refilter.set_defaults(write=_filter_nnue)
+
     read = sub.add_parser(
         "read",
         help="print the records of a training-data file",
@@ -241,6 +264,30 @@ def _write_nnue(args: argparse.Namespace) -> Any:
             max_score=args.max_score,
             progress=show,
             **_filters(args),
+        )
+    finally:
+        bar.finish()
+
+
+def _filter_nnue(args: argparse.Namespace) -> Any:
+    from ._progress import Progress
+    from .training_data import filter_nnue
+
+    bar = Progress(sys.stderr, label="filter", enabled=not args.no_progress)
+
+    def show(stats: Any, fraction: float | None) -> None:
+        if bar.due():
+            bar.show(f"{stats.positions} read, {stats.written} kept", fraction)
+
+    try:
+        return filter_nnue(
+            args.src,
+            args.out,
+            format=args.format,
+            skip_check=args.skip_check,
+            skip_noisy=args.skip_noisy,
+            max_score=args.max_score,
+            progress=show,
         )
     finally:
         bar.finish()

@@ -327,6 +327,55 @@ def test_selfplay_in_pieces_equals_one_run(tmp_path: Path) -> None:
         td.write_nnue(pieces, games=1, append=True, **common)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("fmt", ["bullet", "marlin"])
+def test_filter_keeps_the_records_that_pass(tmp_path: Path, fmt: str) -> None:
+    chess = pytest.importorskip("chess")
+    src, out = tmp_path / "all.bin", tmp_path / "kept.bin"
+    td.write_nnue(src, games=6, nodes=200, seed=11, max_plies=80, format=fmt)
+    # Two records whose verdict is known: a queen hanging to a pawn, and a quiet pawn ending.
+    hanging = Board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")
+    quiet = Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    with src.open("ab") as f:
+        f.write(td.encode_nnue(hanging, 900, "1-0", fmt) + td.encode_nnue(quiet, 40, "1-0", fmt))
+    seen: list[float | None] = []
+    stats = td.filter_nnue(
+        src,
+        out,
+        format=fmt,
+        skip_check=True,
+        skip_noisy=True,
+        max_score=600,
+        progress=lambda s, fraction: seen.append(fraction),
+    )
+    everything = td.read_nnue(src, fmt)
+    kept = td.read_nnue(out, fmt)
+    assert stats.positions == len(everything)
+    assert stats.written == len(kept) > 0
+    skipped = stats.skipped_check + stats.skipped_noisy + stats.skipped_score
+    assert stats.written + skipped == stats.positions
+    assert stats.skipped_noisy > 0 and stats.skipped_check > 0
+    # Kept records are the input's, byte for byte and in order.
+    raw_in, raw_out = src.read_bytes(), out.read_bytes()
+    records_in = [raw_in[i : i + 32] for i in range(0, len(raw_in), 32)]
+    records_out = [raw_out[i : i + 32] for i in range(0, len(raw_out), 32)]
+    position = iter(records_in)
+    assert all(any(r == q for q in position) for r in records_out)
+    # The oracle: no kept position is in check; every one in check was left out.
+    in_check = sum(chess.Board(r.fen).is_check() for r in everything)
+    assert in_check == stats.skipped_check
+    assert not any(chess.Board(r.fen).is_check() for r in kept)
+    assert all(abs(r.score) <= 600 for r in kept)
+    fens = [r.fen for r in kept]
+    assert quiet.fen() in fens and hanging.fen() not in fens
+    assert "kept" in stats.summary()
+    # Errors: the output may not be the input; a file cut mid-record.
+    with pytest.raises(OSError, match="is also the input"):
+        td.filter_nnue(out, out)
+    src.write_bytes(raw_in[:-5])
+    with pytest.raises(td.TrainingDataError, match="not a whole number of 32-byte records"):
+        td.filter_nnue(src, out, format=fmt)
+
+
 def test_writer_errors(tmp_path: Path) -> None:
     with pytest.raises(td.TrainingDataError, match="exactly one source"):
         td.write_nnue(tmp_path / "x.bin")
@@ -544,6 +593,12 @@ def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "bullet record 0" in capsys.readouterr().err
     assert main(["training-data", "nnue", out, "--pgn", str(tmp_path / "none.pgn")]) == 1
     assert "none.pgn" in capsys.readouterr().err
+    quiet = str(tmp_path / "quiet.bin")
+    filtering = ["training-data", "filter", sp, quiet, "--format", "marlin", "--no-progress"]
+    assert main([*filtering, "--skip-noisy", "--max-score", "100"]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {quiet}: ")
+    assert main(["training-data", "filter", sp, sp]) == 1
+    assert "is also the input" in capsys.readouterr().err
     pytest.importorskip("numpy")
     az = str(tmp_path / "az.npz")
     assert main(["training-data", "alphazero", pgn, az, "--no-progress"]) == 0

@@ -25,6 +25,13 @@ and appends them to ``--curve`` (CSV; a PNG beside it when matplotlib is install
 Quantisation (the engine's file format, ``PCNN`` version 1): feature weights and biases x
 ``QA`` = 255, output weights x ``QB`` = 64, output bias x ``QA * QB``, rounded. Everything is
 reproducible from ``--seed`` (initialisation and batch order).
+
+``--device cuda`` (or ``cpu``) trains the same network with the same loss, clipping and
+quantisation in PyTorch instead of numpy, for data of millions of positions: the whole set
+sits on the device and a step is a sparse sum of feature rows (``embedding_bag``). Its
+initialisation and batch order come from the seed as well, but a GPU's atomic additions may
+change the last bits between runs. ``--lr-decay G`` multiplies the step by ``G`` after every
+epoch (both back ends).
 """
 
 from __future__ import annotations
@@ -234,6 +241,7 @@ def train(
     wdl: float,
     validation: float,
     seed: int,
+    lr_decay: float = 1.0,
     log=print,
 ) -> tuple[Network, list[tuple[int, float, float]]]:
     """Trains a network; returns it and ``(epoch, train loss, validation loss)`` per epoch."""
@@ -252,6 +260,7 @@ def train(
         order = rng.permutation(len(train_set))
         for start in range(0, len(order), batch):
             net.step(train_set.take(order[start : start + batch]), wdl, lr)
+        lr *= lr_decay
         train_loss = net.loss(train_set, wdl)
         valid_loss = net.loss(valid_set, wdl)
         curve.append((epoch, train_loss, valid_loss))
@@ -260,6 +269,104 @@ def train(
             f" ({time.perf_counter() - started:.1f} s)"
         )
     return net, curve
+
+
+def train_torch(
+    data: Data,
+    *,
+    hidden: int,
+    epochs: int,
+    batch: int,
+    lr: float,
+    wdl: float,
+    validation: float,
+    seed: int,
+    device: str,
+    lr_decay: float = 1.0,
+    log=print,
+) -> tuple[Network, list[tuple[int, float, float]]]:
+    """``train`` in PyTorch on ``device``; the numpy ``Network`` it returns holds the result."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    held = int(len(data) * validation)
+    if len(data) - held < 1 or held < 1:
+        raise ValueError(f"{len(data)} positions are too few to split for validation")
+    dev = torch.device(device)
+
+    def tensors(part: Data) -> tuple:
+        return (
+            torch.from_numpy(part.us.astype(np.int64)).to(dev),
+            torch.from_numpy(part.them.astype(np.int64)).to(dev),
+            torch.from_numpy(target(part, wdl).astype(np.float32)).to(dev),
+        )
+
+    train_set = tensors(data.take(slice(0, len(data) - held)))
+    valid_set = tensors(data.take(slice(len(data) - held, len(data))))
+    rng = np.random.default_rng(seed)
+    start = Network(hidden, rng)
+    # Row INPUTS is the padding feature: embedding_bag leaves it out of sums and gradients.
+    fw = torch.zeros(INPUTS + 1, hidden)
+    fw[:INPUTS] = torch.from_numpy(start.params["fw"])
+    params = {
+        "fw": fw.to(dev).requires_grad_(),
+        "fb": torch.from_numpy(start.params["fb"]).to(dev).requires_grad_(),
+        "ow": torch.from_numpy(start.params["ow"]).to(dev).requires_grad_(),
+        "ob": torch.from_numpy(start.params["ob"]).to(dev).requires_grad_(),
+    }
+    optimiser = torch.optim.Adam(params.values(), lr=lr)
+    scheduler = torch.optim.lr_scheduler.ExponentialLR(optimiser, gamma=lr_decay)
+
+    def forward(us: torch.Tensor, them: torch.Tensor) -> torch.Tensor:
+        a_us = F.embedding_bag(us, params["fw"], mode="sum", padding_idx=INPUTS) + params["fb"]
+        a_them = F.embedding_bag(them, params["fw"], mode="sum", padding_idx=INPUTS)
+        h = torch.cat([a_us.clamp(0, 1), (a_them + params["fb"]).clamp(0, 1)], dim=1)
+        return h @ params["ow"] + params["ob"][0]
+
+    def loss_of(part: tuple) -> float:
+        us, them, goal = part
+        total = 0.0
+        with torch.no_grad():
+            for i in range(0, len(goal), 65536):
+                out = forward(us[i : i + 65536], them[i : i + 65536])
+                total += float(((torch.sigmoid(out) - goal[i : i + 65536]) ** 2).sum())
+        return total / max(1, len(goal))
+
+    count = len(train_set[2])
+    log(f"{count} training, {held} validation positions; 768->{hidden}x2->1 on {dev}")
+    log(f"epoch 0: train {loss_of(train_set):.6f} validation {loss_of(valid_set):.6f}")
+    generator = torch.Generator().manual_seed(seed)
+    curve = []
+    for epoch in range(1, epochs + 1):
+        started = time.perf_counter()
+        order = torch.randperm(count, generator=generator).to(dev)
+        for i in range(0, count, batch):
+            index = order[i : i + batch]
+            us, them, goal = (t[index] for t in train_set)
+            loss = ((torch.sigmoid(forward(us, them)) - goal) ** 2).mean()
+            optimiser.zero_grad(set_to_none=True)
+            loss.backward()
+            optimiser.step()
+            with torch.no_grad():
+                for p in params.values():
+                    p.clamp_(-CLIP, CLIP)
+        scheduler.step()
+        train_loss, valid_loss = loss_of(train_set), loss_of(valid_set)
+        curve.append((epoch, train_loss, valid_loss))
+        log(
+            f"epoch {epoch}: train {train_loss:.6f} validation {valid_loss:.6f}"
+            f" ({time.perf_counter() - started:.1f} s)"
+        )
+    with torch.no_grad():
+        start.params = {
+            "fw": params["fw"][:INPUTS].cpu().numpy().astype(np.float32),
+            "fb": params["fb"].cpu().numpy().astype(np.float32),
+            "ow": params["ow"].cpu().numpy().astype(np.float32),
+            "ob": params["ob"].cpu().numpy().astype(np.float32),
+        }
+    return start, curve
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,6 +382,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--validation", type=float, default=0.1, help="fraction held out")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", type=Path, help="loss curve CSV (default: OUT.csv)")
+    parser.add_argument(
+        "--device", help="train in PyTorch on this device (cuda, cpu) instead of numpy"
+    )
+    parser.add_argument(
+        "--lr-decay", type=float, default=1.0, help="multiply the step by this after each epoch"
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.hidden <= 4096:
         parser.error("--hidden must be in 1..4096")
@@ -285,8 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     data = Data(*(np.concatenate([getattr(p, f) for p in parts]) for f in Data.__annotations__))
     try:
-        net, curve = train(
-            data,
+        settings = dict(
             hidden=args.hidden,
             epochs=args.epochs,
             batch=args.batch,
@@ -294,7 +406,12 @@ def main(argv: list[str] | None = None) -> int:
             wdl=args.wdl,
             validation=args.validation,
             seed=args.seed,
+            lr_decay=args.lr_decay,
         )
+        if args.device:
+            net, curve = train_torch(data, device=args.device, **settings)
+        else:
+            net, curve = train(data, **settings)
     except ValueError as e:
         print(f"nnue_train: {e}", file=sys.stderr)
         return 2

@@ -32,6 +32,7 @@ Times are the best of ``--repeat`` runs (3; 1 with ``--quick``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import warnings
 from collections.abc import Callable, Sequence
@@ -208,12 +209,20 @@ def rollouts_runner(games: int, threads: int) -> Callable[[], int]:
 
 
 def measure(
-    quick: bool = False, repeat: int | None = None, sizes: EnvSizes | None = None
+    quick: bool = False,
+    repeat: int | None = None,
+    sizes: EnvSizes | None = None,
+    threads: Sequence[int] = tuple(range(1, MAX_THREADS + 1)),
+    line_rate_only: bool = False,
 ) -> list[Row]:
-    """The table's rows (see the module documentation); ``sizes`` replaces FULL or QUICK."""
+    """The table's rows (see the module documentation); ``sizes`` replaces FULL or QUICK.
+    ``threads`` are the thread counts of the batched rows (each a row); ``line_rate_only``
+    keeps the line-rate and rollout rows alone (what a many-core machine is run for)."""
     sizes = sizes or (QUICK if quick else FULL)
     repeat = repeat or sizes.repeat
     table: list[Row] = []
+    counts = list(threads)
+    plural = {n: f"{n} thread{'s' * (n > 1)}" for n in counts}
 
     def time_row(workload: str, impl: str, runner: Callable[[], int] | str, note: str = "") -> Row:
         row = Row(workload, impl, unit="plies", note=note)
@@ -227,6 +236,40 @@ def measure(
         table.append(row)
         return row
 
+    reference: Row | None = None
+    if not line_rate_only:
+        reference = unbatched_and_peer_rows(sizes, counts, time_row)
+
+    line = f"batched stepping at line rate ({sizes.line_games} games x {sizes.line_steps} steps)"
+    for label, observation, dtype, mask, plain in LINE_RATE:
+        one: Row | None = None
+        for n in counts:
+            runner = line_rate_runner(
+                sizes.line_games, sizes.line_steps, n, observation, dtype, mask, plain
+            )
+            how = "" if plain else "step_random, ring=2, "
+            row = time_row(line, f"BatchBoards {how}{label}, {plural[n]}", runner)
+            if one is None:
+                one = row
+            elif one.rate and row.rate:
+                row.note = f"x{row.rate / one.rate:.2f} over {plural[counts[0]]}"
+
+    whole = f"random self-play rollouts ({sizes.rollouts} whole games)"
+    for n in counts:
+        time_row(
+            whole, f"pychess_rs.batch.rollouts, {plural[n]}", rollouts_runner(sizes.rollouts, n)
+        )
+
+    # Rates, not times: the rows play different numbers of plies.
+    set_ratios(table, reference, by_rate=True)
+    return table
+
+
+def unbatched_and_peer_rows(
+    sizes: EnvSizes, counts: list[int], time_row: Callable[..., Row]
+) -> Row | None:
+    """The AEC rows and the batched rows beside rust-chess and pgx on the CPU; returns
+    PettingZoo's row (the table's reference) when PettingZoo is installed."""
     aec = f"AEC env, 1 game ({sizes.aec_steps} steps)"
     reference: Row | None = None
     try:
@@ -242,7 +285,7 @@ def measure(
 
     batched = f"batched random play ({sizes.games} games x {sizes.steps} steps)"
     for observation in (None, "pettingzoo"):
-        for threads in range(1, MAX_THREADS + 1):
+        for threads in counts:
             name = f"BatchBoards obs={observation or 'none'}, {threads} thread{'s' * (threads > 1)}"
             time_row(
                 batched, name, ours_batch_runner(sizes.games, sizes.steps, threads, observation)
@@ -266,33 +309,7 @@ def measure(
         pgx_runner(sizes.games, pgx_steps),
         f"{pgx_steps} steps; AlphaZero 8x8x119 observations",
     )
-
-    line = f"batched stepping at line rate ({sizes.line_games} games x {sizes.line_steps} steps)"
-    for label, observation, dtype, mask, plain in LINE_RATE:
-        one: Row | None = None
-        for threads in range(1, MAX_THREADS + 1):
-            runner = line_rate_runner(
-                sizes.line_games, sizes.line_steps, threads, observation, dtype, mask, plain
-            )
-            how = "" if plain else "step_random, ring=2, "
-            name = f"BatchBoards {how}{label}, {threads} thread{'s' * (threads > 1)}"
-            row = time_row(line, name, runner)
-            if threads == 1:
-                one = row
-            elif one is not None and one.rate and row.rate:
-                row.note = f"x{row.rate / one.rate:.2f} over 1 thread"
-
-    whole = f"random self-play rollouts ({sizes.rollouts} whole games)"
-    for threads in range(1, MAX_THREADS + 1):
-        time_row(
-            whole,
-            f"pychess_rs.batch.rollouts, {threads} thread{'s' * (threads > 1)}",
-            rollouts_runner(sizes.rollouts, threads),
-        )
-
-    # Rates, not times: the rows play different numbers of plies.
-    set_ratios(table, reference, by_rate=True)
-    return table
+    return reference
 
 
 def rows(ctx: Context) -> list[Row]:
@@ -306,9 +323,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller sizes, one run each")
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
     parser.add_argument("--repeat", type=int, help="runs per measurement (best is kept)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        nargs="+",
+        default=list(range(1, MAX_THREADS + 1)),
+        help="thread counts of the batched rows (default 1 2; the first is the gains' base)",
+    )
+    parser.add_argument(
+        "--line-rate-only",
+        action="store_true",
+        help="only the line-rate and rollout rows (for a many-core machine)",
+    )
+    parser.add_argument("--line-games", type=int, help="games of the line-rate rows (4096)")
+    parser.add_argument("--line-steps", type=int, help="steps of the line-rate rows (30)")
     args = parser.parse_args(argv)
+    sizes = QUICK if args.quick else FULL
+    sizes = dataclasses.replace(
+        sizes,
+        line_games=args.line_games or sizes.line_games,
+        line_steps=args.line_steps or sizes.line_steps,
+    )
     log(f"machine: {machine_line()}")
-    table = measure(args.quick, args.repeat)
+    table = measure(
+        args.quick,
+        args.repeat,
+        sizes,
+        threads=args.threads,
+        line_rate_only=args.line_rate_only,
+    )
     print()
     print(f"Machine: {machine_line()}")
     print()

@@ -48,6 +48,7 @@ pub use bench::{
     BENCH_DEFAULT_DEPTH, BENCH_DEPTHS, BENCH_FENS,
 };
 pub use engine::{Engine, MAX_THREADS};
+pub use movepick::has_winning_noisy_move;
 pub use options::{
     find_option, find_uci_option, find_uci_option_by_key, EngineOption, OptionError, UciOption,
     ENGINE_OPTIONS, UCI_OPTIONS,

@@ -55,6 +55,17 @@ fn value(role: Role) -> i32 {
     SEE_VALUES[role.index()]
 }
 
+/// Does the side to move have a capture or promotion that wins material by static exchange
+/// (at least one centipawn)? The engine's test of a position that is not quiet: its static
+/// evaluation misses what the next move takes. Training-data filters use it where the best
+/// move is unknown.
+pub fn has_winning_noisy_move(board: &Board) -> bool {
+    board
+        .legal_moves()
+        .iter()
+        .any(|&m| (m.promotion().is_some() || is_capture(board, m)) && see(board, m, 1))
+}
+
 /// Static exchange evaluation: does `m` win at least `threshold` centipawns once every
 /// capture on its target square has been played out, each side taking with its least
 /// valuable piece and free to stop? Pins are ignored.

@@ -6,7 +6,7 @@ use crate::errors::{Result, TrainingDataError};
 use pychess_core::Board;
 use pychess_training_data::job::{Job, Options, Output, Source};
 use pychess_training_data::lc0::read_chunk_file;
-use pychess_training_data::{Filters, NnueFormat, SelfPlayOptions, Stats, Wdl};
+use pychess_training_data::{Filters, NnueFilter, NnueFormat, SelfPlayOptions, Stats, Wdl};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
@@ -168,6 +168,83 @@ impl TrainingDataJob {
     }
 }
 
+/// A running filter of an NNUE record file (see `pychess_training_data::refilter`), a
+/// number of records per `advance` call so that Python can show progress in between.
+#[pyclass(module = "pychess_rs._core", name = "_NnueFilter")]
+pub struct NnueFilterRun {
+    run: Mutex<Option<NnueFilter>>,
+}
+
+impl NnueFilterRun {
+    fn with<T>(&self, f: impl FnOnce(&mut NnueFilter) -> T) -> PyResult<T> {
+        let mut guard = self
+            .run
+            .lock()
+            .map_err(|_| TrainingDataError::new_err("the filter failed earlier"))?;
+        match guard.as_mut() {
+            Some(run) => Ok(f(run)),
+            None => Err(TrainingDataError::new_err("the filter is finished")),
+        }
+    }
+}
+
+#[pymethods]
+impl NnueFilterRun {
+    /// Opens `input` (records in `format`) and creates `output`.
+    #[new]
+    #[pyo3(signature = (input, output, format, *, skip_check = false, skip_noisy = false,
+        max_score = None))]
+    fn new(
+        py: Python<'_>,
+        input: PathBuf,
+        output: PathBuf,
+        format: &str,
+        skip_check: bool,
+        skip_noisy: bool,
+        max_score: Option<i16>,
+    ) -> Result<Self> {
+        let format = nnue_format(format)?;
+        let filters = Filters {
+            skip_check,
+            skip_noisy,
+            max_score,
+            ..Filters::default()
+        };
+        let run = py.detach(|| NnueFilter::open(&input, &output, format, filters))?;
+        Ok(NnueFilterRun {
+            run: Mutex::new(Some(run)),
+        })
+    }
+
+    /// Records in the input.
+    fn records(&self) -> PyResult<u64> {
+        self.with(|run| run.records())
+    }
+
+    /// Filters up to `max_records` more records; true once all are done.
+    fn advance(&self, py: Python<'_>, max_records: u64) -> Result<bool> {
+        Ok(py.detach(|| self.with(|run| run.advance(max_records)))??)
+    }
+
+    /// The counts so far, by name.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let stats = self.with(|run| run.stats().clone())?;
+        stats_dict(py, &stats)
+    }
+
+    /// Filters the rest and flushes the output; the run's counts.
+    fn finish<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyDict>> {
+        let run = self
+            .run
+            .lock()
+            .map_err(|_| TrainingDataError::new_err("the filter failed earlier"))?
+            .take()
+            .ok_or_else(|| TrainingDataError::new_err("the filter is finished"))?;
+        let stats = py.detach(|| run.finish())?;
+        Ok(stats_dict(py, &stats)?)
+    }
+}
+
 /// The 32-byte record of a position (`fen`), its score (centipawns, White's side) and the
 /// game's result (`wdl`: 0 Black won, 1 draw, 2 White won).
 #[pyfunction]
@@ -250,6 +327,7 @@ fn training_data_lc0_policy_index(fen: &str, uci: &str, chess960: bool) -> Resul
 /// Adds the class and functions to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TrainingDataJob>()?;
+    m.add_class::<NnueFilterRun>()?;
     m.add_function(wrap_pyfunction!(training_data_encode_nnue, m)?)?;
     m.add_function(wrap_pyfunction!(training_data_decode_nnue, m)?)?;
     m.add_function(wrap_pyfunction!(training_data_read_lc0, m)?)?;

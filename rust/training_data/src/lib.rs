@@ -7,6 +7,7 @@
 //!   policy index.
 //! * [`alphazero`] and [`npy`]: AlphaZero planes, legal-move masks, moves and outcomes as
 //!   `.npy` files NumPy memory-maps.
+//! * [`refilter`]: NNUE record files filtered after the fact (check, quiet, score).
 //! * [`job`]: a run from a source ([`pgn_source`], [`selfplay`]) to an output on worker
 //!   threads, in the source's order, with the position filters of [`sample`].
 //!
@@ -22,11 +23,13 @@ pub mod lc0_policy;
 pub mod nnue;
 pub mod npy;
 pub mod pgn_source;
+pub mod refilter;
 pub mod sample;
 pub mod selfplay;
 
 pub use error::Error;
 pub use job::{Job, Options, Output, Source};
 pub use nnue::{NnueFormat, NnueRecord, NNUE_RECORD_SIZE};
+pub use refilter::NnueFilter;
 pub use sample::{Filters, Stats, Wdl, MATE_SCORE};
 pub use selfplay::SelfPlayOptions;
