@@ -269,3 +269,41 @@ def test_engine_evaluates_the_trained_file_as_the_format_says(tmp_path: Path) ->
     lines = session(f"setoption name EvalFile value {net}\nposition fen {fen}\ngo depth 1\n")
     scores = [int(m.group(1)) for line in lines if (m := re.search(r" score cp (-?\d+)", line))]
     assert scores[-1] == expected, (scores, children)
+
+
+def test_torch_trainer_writes_what_the_engine_evaluates(tmp_path: Path) -> None:
+    """``--device`` (PyTorch, where it is installed): the same network, loss and file as
+    the numpy trainer, evaluated by the engine as the format says."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("torch")
+    import nnue_train
+
+    from pychess_rs import training_data
+
+    data = tmp_path / "selfplay.bin"
+    training_data.write_nnue(data, games=20, nodes=200, seed=5, threads=1)
+    net_path = tmp_path / "net.nnue"
+    argv = [str(data), "--out", str(net_path), "--hidden", "16", "--epochs", "3", "--seed", "3"]
+    assert nnue_train.main([*argv, "--device", "cpu", "--lr-decay", "0.9"]) == 0
+    rows = net_path.with_suffix(".csv").read_text().splitlines()[1:]
+    losses = [float(r.split(",")[1]) for r in rows]
+    assert len(losses) == 3 and losses[-1] < losses[0]
+    records = nnue_train.read_records(data)
+    net, _ = nnue_train.train_torch(
+        records,
+        hidden=16,
+        epochs=3,
+        batch=1024,
+        lr=0.001,
+        wdl=0.25,
+        validation=0.1,
+        seed=3,
+        device="cpu",
+        lr_decay=0.9,
+        log=lambda _: None,
+    )
+    fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:200]]
+    floats = net.evaluate_records(records.take(slice(0, 200)))
+    ints = np.array([engine_integer_eval(net.quantised(), pychess_rs.Board(f)) for f in fens])
+    assert np.mean(np.abs(ints - floats)) < 8.0
+    assert np.std(ints) > 10.0
