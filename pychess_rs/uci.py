@@ -693,6 +693,18 @@ class UciSession:
         self._set_variant_game(fen, args[moves_at + 1 :])
         return True
 
+    def _variant_board(self) -> Board:
+        """The variant game as a :mod:`pychess_rs.variant` board (its moves were checked when
+        the position was set)."""
+        from .variant import find_variant
+
+        fen, moves = self._variant_game
+        board_class = find_variant(str(self._values["variant"]))
+        board = board_class(fen) if fen is not None else board_class()
+        for text in moves:
+            board.push_uci(text)
+        return board
+
     def _go_variant(self, go: _Go) -> bool:
         """``go`` in a variant: the engine's variant search on its own thread."""
         state = self._variant_state
@@ -701,7 +713,8 @@ class UciSession:
             state = self._variant_state
         assert state is not None
         if go.perft_asked:
-            self._say("go perft: not available in variants (use pychess-rs perft --variant)")
+            if go.perft is not None:
+                self._perft(self._variant_board(), go.perft)
             return True
         arguments = self._go_arguments(go, bool(state["turn"]))
         legal = state["legal_moves"]

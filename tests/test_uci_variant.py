@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from pychess_rs import Engine, Limit, Move
 from pychess_rs._core import Searcher, variant_position
 from pychess_rs.uci import UciSession
 
+DATA = Path(__file__).parent / "data"
 FAIRY_STOCKFISH = shutil.which("fairy-stockfish") or (
     "/usr/games/fairy-stockfish" if os.path.exists("/usr/games/fairy-stockfish") else None
 )
@@ -247,3 +249,34 @@ def test_engine_play_takes_a_board_that_plays_a_variant() -> None:
         chess.variant.CrazyhouseBoard("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"), Limit(depth=3)
     )  # type: ignore[arg-type]
     assert info["score"].white().mate() == 1
+
+
+def _reference_counts(name: str) -> list[tuple[str, dict[int, int]]]:
+    """The perft counts stored in tests/data/variants (Fairy-Stockfish's `go perft`, or
+    python-chess where their rules differ), as (FEN, {depth: nodes})."""
+    path = DATA / "variants" / f"{name}.epd"
+    cases = []
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fen, *fields = (part.strip() for part in line.split(";"))
+        counts = {int(f.split()[0][1:]): int(f.split()[1]) for f in fields if f}
+        cases.append((fen, counts))
+    return cases
+
+
+@pytest.mark.parametrize("name", NAMES[1:])
+def test_go_perft_counts_by_the_variants_rules(name: str) -> None:
+    """`go perft` in a variant counts by its rules, split by first move as Fairy-Stockfish
+    prints it, on the first positions of the stored tables (depth 3, or less where the
+    tables stop)."""
+    for fen, counts in _reference_counts(name)[:3]:
+        depth = max(d for d in counts if d <= 3)
+        lines = session(
+            f"setoption name UCI_Variant value {name}\nposition fen {fen}\ngo perft {depth}\n"
+        )
+        assert lines[-1] == f"Nodes searched: {counts[depth]}", (fen, lines[-3:])
+        split = [line for line in lines if re.fullmatch(r"\S+: \d+", line)]
+        assert sum(int(line.split(": ")[1]) for line in split) == counts[depth]
+        if 1 in counts:
+            assert len(split) == counts[1]

@@ -72,6 +72,40 @@ def test_perft_matches_python_chess(name: str) -> None:
         return total
 
     assert ours.perft(3) == perft(theirs, 3)
+    # Split by first move, by the variant's rules (not the standard board's).
+    divided = ours.perft_divide(2)
+    assert set(divided) == {m.uci() for m in theirs.legal_moves}
+    for move in theirs.legal_moves:
+        theirs.push(move)
+        assert divided[move.uci()] == perft(theirs, 1), move
+        theirs.pop()
+    assert ours.perft_divide(0) == {}
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_inherited_board_methods_answer_by_the_variant(name: str) -> None:
+    """Methods a variant board inherits from the standard one (checkers, is_zeroing, ...)
+    answer as python-chess's variant boards do, along random games."""
+    import random
+
+    rng = random.Random(hash(name) & 0xFFFF)
+    ours_class, theirs_class = variant.find_variant(name), chess.variant.find_variant(name)
+    for _ in range(12):
+        theirs = theirs_class()
+        for _ in range(rng.randrange(1, 70)):
+            if theirs.is_game_over():
+                break
+            theirs.push(rng.choice(list(theirs.legal_moves)))
+        ours = ours_class(theirs.fen())
+        fen = theirs.fen()
+        assert sorted(ours.checkers()) == sorted(theirs.checkers()), fen
+        assert ours.checkers_mask() == theirs.checkers_mask(), fen
+        for move in theirs.legal_moves:
+            mine = ours.parse_uci(move.uci())
+            assert ours.is_zeroing(mine) == theirs.is_zeroing(move), (fen, move)
+            assert ours.is_irreversible(mine) == theirs.is_irreversible(move), (fen, move)
+            assert ours.gives_check(mine) == theirs.gives_check(move), (fen, move)
+            assert ours.is_capture(mine) == theirs.is_capture(move), (fen, move)
 
 
 def test_pockets_change_the_board() -> None:

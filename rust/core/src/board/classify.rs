@@ -25,6 +25,8 @@ impl Board {
         let touched = Bitboard::from_square(m.from) ^ Bitboard::from_square(m.to);
         (touched & self.by_role(Role::Pawn)).nonempty()
             || (touched & self.by_color(!self.turn())).nonempty()
+            // A drop touches one square (from == to): python-chess zeroes on a pawn drop.
+            || m.as_drop().is_some_and(|drop| drop.role == Role::Pawn)
     }
 
     /// Is `m` castling: a king moving two files or onto one of its own rooks?

@@ -421,6 +421,18 @@ impl VariantBoard {
         }
     }
 
+    /// Perft by first move: each legal move with the leaves below it (`depth - 1` plies
+    /// after it); empty at depth 0, as [`crate::perft::perft_divide`].
+    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        self.legal_moves()
+            .iter()
+            .map(|&m| (m, self.after(m).perft(depth - 1)))
+            .collect()
+    }
+
     /// The Polyglot key, python-chess's `chess.polyglot.zobrist_hash` of a variant board: the
     /// placement, side to move, castling rights and a capturable en-passant file as in chess
     /// (python-chess adds nothing for the variants; its table has no entries for them).

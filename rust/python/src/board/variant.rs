@@ -720,6 +720,14 @@ impl VariantBoard {
         }
     }
 
+    /// The pieces giving check, as ``checkers_mask`` gives them (none in the Antichess
+    /// family, none while Atomic's kings touch).
+    fn checkers(slf: PyRef<'_, Self>) -> SquareSet {
+        SquareSet {
+            mask: Self::checkers_mask(slf),
+        }
+    }
+
     /// Does the move end the reversible sequence: in Three-check also a check, in Crazyhouse
     /// only a loss of castling rights (captured pieces stay in play)?
     fn is_irreversible(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -809,6 +817,22 @@ impl VariantBoard {
     fn perft(slf: PyRef<'_, Self>, py: Python<'_>, depth: u32) -> u64 {
         let position = VariantBoard::position(&slf);
         py.detach(|| position.perft(depth))
+    }
+
+    /// Perft by first move by the variant's rules: ``{uci: nodes}`` (native; releases the
+    /// GIL).
+    fn perft_divide<'py>(
+        slf: PyRef<'py, Self>,
+        py: Python<'py>,
+        depth: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let position = VariantBoard::position(&slf);
+        let divided = py.detach(|| position.perft_divide(depth));
+        let dict = PyDict::new(py);
+        for (m, nodes) in divided {
+            dict.set_item(position.uci(m).to_string(), nodes)?;
+        }
+        Ok(dict)
     }
 
     /// The FEN, with the variant's fields (Three-check's ``3+3``, Crazyhouse's pockets and
