@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -220,14 +221,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(args: argparse.Namespace, label: str) -> tuple[Any, Any]:
+def _progress(
+    args: argparse.Namespace,
+    label: str,
+    describe: Callable[[Any], str] = lambda s: f"{s.games} games, {s.written} positions",
+) -> tuple[Any, Any]:
     from ._progress import Progress
 
     bar = Progress(sys.stderr, label=label, enabled=not args.no_progress)
 
     def show(stats: Any, fraction: float | None) -> None:
         if bar.due():
-            bar.show(f"{stats.games} games, {stats.written} positions", fraction)
+            bar.show(describe(stats), fraction)
 
     return bar, show
 
@@ -270,15 +275,9 @@ def _write_nnue(args: argparse.Namespace) -> Any:
 
 
 def _filter_nnue(args: argparse.Namespace) -> Any:
-    from ._progress import Progress
     from .training_data import filter_nnue
 
-    bar = Progress(sys.stderr, label="filter", enabled=not args.no_progress)
-
-    def show(stats: Any, fraction: float | None) -> None:
-        if bar.due():
-            bar.show(f"{stats.positions} read, {stats.written} kept", fraction)
-
+    bar, show = _progress(args, "filter", lambda s: f"{s.positions} read, {s.written} kept")
     try:
         return filter_nnue(
             args.src,

@@ -231,6 +231,15 @@ def write_curve(path: Path, rows: list[tuple[int, float, float]]) -> Path | None
     return png
 
 
+def split(data: Data, validation: float) -> tuple[Data, Data]:
+    """The training part and the held-out last ``validation`` fraction (whole games at the
+    file's end: the writers write game after game)."""
+    held = int(len(data) * validation)
+    if len(data) - held < 1 or held < 1:
+        raise ValueError(f"{len(data)} positions are too few to split for validation")
+    return data.take(slice(0, len(data) - held)), data.take(slice(len(data) - held, len(data)))
+
+
 def train(
     data: Data,
     *,
@@ -246,11 +255,7 @@ def train(
 ) -> tuple[Network, list[tuple[int, float, float]]]:
     """Trains a network; returns it and ``(epoch, train loss, validation loss)`` per epoch."""
     rng = np.random.default_rng(seed)
-    held = int(len(data) * validation)
-    if len(data) - held < 1 or held < 1:
-        raise ValueError(f"{len(data)} positions are too few to split for validation")
-    train_set = data.take(slice(0, len(data) - held))
-    valid_set = data.take(slice(len(data) - held, len(data)))
+    train_set, valid_set = split(data, validation)
     net = Network(hidden, rng)
     curve = []
     log(f"{len(train_set)} training, {len(valid_set)} validation positions; 768->{hidden}x2->1")
@@ -291,9 +296,7 @@ def train_torch(
 
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
-    held = int(len(data) * validation)
-    if len(data) - held < 1 or held < 1:
-        raise ValueError(f"{len(data)} positions are too few to split for validation")
+    training, validating = split(data, validation)
     dev = torch.device(device)
 
     def tensors(part: Data) -> tuple:
@@ -303,8 +306,7 @@ def train_torch(
             torch.from_numpy(target(part, wdl).astype(np.float32)).to(dev),
         )
 
-    train_set = tensors(data.take(slice(0, len(data) - held)))
-    valid_set = tensors(data.take(slice(len(data) - held, len(data))))
+    train_set, valid_set = tensors(training), tensors(validating)
     rng = np.random.default_rng(seed)
     start = Network(hidden, rng)
     # Row INPUTS is the padding feature: embedding_bag leaves it out of sums and gradients.
@@ -335,7 +337,7 @@ def train_torch(
         return total / max(1, len(goal))
 
     count = len(train_set[2])
-    log(f"{count} training, {held} validation positions; 768->{hidden}x2->1 on {dev}")
+    log(f"{count} training, {len(validating)} validation positions; 768->{hidden}x2->1 on {dev}")
     log(f"epoch 0: train {loss_of(train_set):.6f} validation {loss_of(valid_set):.6f}")
     generator = torch.Generator().manual_seed(seed)
     curve = []
