@@ -938,6 +938,7 @@ class _TrainingDataJob:
     def finish(self) -> dict[str, int]: ...
     def close(self) -> None: ...
 
+@final
 class _NnueFilter:
     def __new__(
         cls,
