@@ -16,7 +16,9 @@ At every position: the legal move set (UCI), the SAN and LAN of every legal move
 of python-chess's SAN, the position after every legal move (FEN), the FEN, ``is_check``,
 ``is_checkmate``, ``is_stalemate``, ``is_insufficient_material``,
 ``has_insufficient_material`` of both colours, ``is_variant_end/win/loss/draw``,
-``is_game_over``, ``outcome()``, ``result()``, ``status()`` and ``is_valid()``; Crazyhouse's
+``is_game_over``, ``outcome()``, ``result()``, ``status()``, ``is_valid()`` and
+``checkers()``; for every legal move ``is_capture``, ``is_zeroing``, ``is_irreversible`` and
+``gives_check`` (methods a variant board inherits from the standard one); Crazyhouse's
 pockets and legal drop squares, Three-check's remaining checks.
 
 Runs are deterministic for a given ``--seed``. Every mismatch is printed as a reproducer (the
@@ -127,6 +129,7 @@ def check_variant_position(pb: chess.Board, rb: Any) -> list[tuple[str, Any, Any
             pb.has_insufficient_material(color),
         )
     compare("outcome", _outcome_key(ask_method(rb, "outcome")), _outcome_key(pb.outcome()))
+    compare("checkers", ask(lambda: sorted(rb.checkers())), sorted(pb.checkers()))
     if isinstance(pb, chess.variant.CrazyhouseBoard):
         for color in chess.COLORS:
             compare(
@@ -163,6 +166,8 @@ def check_variant_position(pb: chess.Board, rb: Any) -> list[tuple[str, Any, Any
         san = pb.san(move)
         compare("san", ask_method(rb, "san", ours_move), san, uci)
         compare("lan", ask_method(rb, "lan", ours_move), pb.lan(move), uci)
+        for name in ("is_capture", "is_zeroing", "is_irreversible", "gives_check"):
+            compare(name, ask_method(rb, name, ours_move), getattr(pb, name)(move), uci)
         parsed = ask(lambda s=san: rb.parse_san(s).uci())
         compare("parse_san", parsed, uci, uci)
         pb.push(move)
@@ -209,8 +214,9 @@ def _edited_fen(rng: random.Random, board: chess.Board) -> str:
         elif action < 0.8:
             empty = [s for s in chess.SQUARES if not edited.piece_at(s)]
             if empty:
-                piece_type = rng.choice((chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK,
-                                         chess.QUEEN, chess.KING))
+                piece_type = rng.choice(
+                    (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+                )
                 if piece_type == chess.PAWN:
                     empty = [s for s in empty if chess.square_rank(s) not in (0, 7)] or empty
                 edited.set_piece_at(rng.choice(empty), chess.Piece(piece_type, rng.random() < 0.5))
@@ -252,8 +258,9 @@ class VariantCampaign:
         self.reported: dict[str, int] = {}
         self.last_game: chess.Board | None = None
 
-    def _record(self, pb: chess.Board, start: str, diffs: list[tuple[str, Any, Any, str | None]]
-                ) -> None:
+    def _record(
+        self, pb: chess.Board, start: str, diffs: list[tuple[str, Any, Any, str | None]]
+    ) -> None:
         moves = [m.uci() for m in pb.move_stack]
         for prop, ours, theirs, move in diffs:
             self.result.mismatches.append(
@@ -264,7 +271,7 @@ class VariantCampaign:
         """Plays one game from *start_fen* (None: the variant's start); returns the positions
         compared (at most *budget*)."""
         try:
-            pb = (self.oracle_cls(start_fen) if start_fen is not None else self.oracle_cls())
+            pb = self.oracle_cls(start_fen) if start_fen is not None else self.oracle_cls()
         except ValueError:
             return 0
         # Both boards read the same text (python-chess's own FEN of it may say less: a
