@@ -307,3 +307,33 @@ def test_torch_trainer_writes_what_the_engine_evaluates(tmp_path: Path) -> None:
     ints = np.array([engine_integer_eval(net.quantised(), pychess_rs.Board(f)) for f in fens])
     assert np.mean(np.abs(ints - floats)) < 8.0
     assert np.std(ints) > 10.0
+
+
+def test_mirrored_records_are_the_mirrored_positions(tmp_path: Path) -> None:
+    """``--mirror``'s images: the features of each record with files a-h swapped equal the
+    features the reader gives for the mirrored position (a FEN written mirrored)."""
+    np = pytest.importorskip("numpy")
+    import nnue_train
+
+    from pychess_rs import training_data
+
+    fens = ["r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 1", KIWIPETE]
+    mirrored = []
+    for fen in fens:
+        ranks, rest = fen.split(" ", 1)
+        flipped = "/".join(rank[::-1] for rank in ranks.split("/"))
+        mirrored.append(f"{flipped} {rest.split(' ', 1)[0]} - - 0 1")
+    plain, images = tmp_path / "plain.bin", tmp_path / "images.bin"
+    for path, group in ((plain, fens), (images, mirrored)):
+        path.write_bytes(
+            b"".join(
+                training_data.encode_nnue(pychess_rs.Board(f.replace(" KQkq ", " - ")), 10, "1-0")
+                for f in group
+            )
+        )
+    ours, theirs = nnue_train.read_records(plain).mirrored(), nnue_train.read_records(images)
+    for a, b in ((ours.us, theirs.us), (ours.them, theirs.them)):
+        assert [sorted(row) for row in a.tolist()] == [sorted(row) for row in b.tolist()]
+    assert np.array_equal(ours.score, theirs.score)
+    train_part, held = nnue_train.split(nnue_train.read_records(plain), 0.5, mirror=True)
+    assert len(train_part) == 2 and len(held) == 1

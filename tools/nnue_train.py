@@ -66,8 +66,21 @@ class Data:
     def __len__(self) -> int:
         return len(self.score)
 
+    def mirrored(self) -> Data:
+        """The same positions with files a-h swapped: feature ``i`` becomes ``i ^ 7`` (the
+        network's inputs hold no castling rights, so the image is as good a sample; the
+        evaluation of chess is nearly symmetric under it)."""
+
+        def flip(features: np.ndarray) -> np.ndarray:
+            return np.where(features < INPUTS, features ^ 7, features).astype(features.dtype)
+
+        return Data(flip(self.us), flip(self.them), self.score, self.result)
+
     def take(self, index: np.ndarray | slice) -> Data:
         return Data(self.us[index], self.them[index], self.score[index], self.result[index])
+
+
+FIELDS = tuple(Data.__annotations__)
 
 
 def read_records(path: Path, fmt: str = "bullet") -> Data:
@@ -231,13 +244,18 @@ def write_curve(path: Path, rows: list[tuple[int, float, float]]) -> Path | None
     return png
 
 
-def split(data: Data, validation: float) -> tuple[Data, Data]:
+def split(data: Data, validation: float, mirror: bool = False) -> tuple[Data, Data]:
     """The training part and the held-out last ``validation`` fraction (whole games at the
-    file's end: the writers write game after game)."""
+    file's end: the writers write game after game); ``mirror`` adds the training part's
+    mirror images to it (never to the validation part)."""
     held = int(len(data) * validation)
     if len(data) - held < 1 or held < 1:
         raise ValueError(f"{len(data)} positions are too few to split for validation")
-    return data.take(slice(0, len(data) - held)), data.take(slice(len(data) - held, len(data)))
+    training = data.take(slice(0, len(data) - held))
+    if mirror:
+        twin = training.mirrored()
+        training = Data(*(np.concatenate([getattr(training, f), getattr(twin, f)]) for f in FIELDS))
+    return training, data.take(slice(len(data) - held, len(data)))
 
 
 def train(
@@ -251,11 +269,12 @@ def train(
     validation: float,
     seed: int,
     lr_decay: float = 1.0,
+    mirror: bool = False,
     log=print,
 ) -> tuple[Network, list[tuple[int, float, float]]]:
     """Trains a network; returns it and ``(epoch, train loss, validation loss)`` per epoch."""
     rng = np.random.default_rng(seed)
-    train_set, valid_set = split(data, validation)
+    train_set, valid_set = split(data, validation, mirror)
     net = Network(hidden, rng)
     curve = []
     log(f"{len(train_set)} training, {len(valid_set)} validation positions; 768->{hidden}x2->1")
@@ -288,6 +307,7 @@ def train_torch(
     seed: int,
     device: str,
     lr_decay: float = 1.0,
+    mirror: bool = False,
     log=print,
 ) -> tuple[Network, list[tuple[int, float, float]]]:
     """``train`` in PyTorch on ``device``; the numpy ``Network`` it returns holds the result."""
@@ -296,7 +316,7 @@ def train_torch(
 
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
-    training, validating = split(data, validation)
+    training, validating = split(data, validation, mirror)
     dev = torch.device(device)
 
     def tensors(part: Data) -> tuple:
@@ -390,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--lr-decay", type=float, default=1.0, help="multiply the step by this after each epoch"
     )
+    parser.add_argument(
+        "--mirror", action="store_true", help="also train on each position mirrored a<->h"
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.hidden <= 4096:
         parser.error("--hidden must be in 1..4096")
@@ -398,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as e:
         print(f"nnue_train: {e}", file=sys.stderr)
         return 2
-    data = Data(*(np.concatenate([getattr(p, f) for p in parts]) for f in Data.__annotations__))
+    data = Data(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
     try:
         settings = dict(
             hidden=args.hidden,
@@ -409,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             validation=args.validation,
             seed=args.seed,
             lr_decay=args.lr_decay,
+            mirror=args.mirror,
         )
         if args.device:
             net, curve = train_torch(data, device=args.device, **settings)
