@@ -465,6 +465,14 @@ impl Game {
         self.record(m, |board, _| *board = after);
     }
 
+    /// Records `m` as played by `play`, which plays it on the current board in place (a
+    /// variant's rules, see [`Game::play_to`]): one copy of the board, the one `pop` returns
+    /// to, where `play_to` also needs the position after the move built beside it.
+    #[inline]
+    pub fn play_with(&mut self, m: Move, play: impl FnOnce(&mut Board, Move)) {
+        self.record(m, play);
+    }
+
     /// Plays a move given in UCI form as python-chess's `push` takes it: a legal move
     /// (castling may be given as `e1g1` or `e1h1`), the null move, or a pseudo-legal move that
     /// leaves the mover's king in check (`was_into_check` then tells). A move that is not even
