@@ -8,6 +8,14 @@ use crate::board::{Board, MoveList, Status};
 use crate::outcome::{Outcome, Termination};
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 
+/// SplitMix64's finaliser: spreads a value over 64 bits (the extra repetition keys).
+fn mix(value: u64) -> u64 {
+    let mut z = value.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// The four centre squares King of the Hill's kings race to.
 const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
 
@@ -451,6 +459,42 @@ impl VariantBoard {
                 .iter()
                 .map(|&m| self.after(m).perft(depth - 1))
                 .sum(),
+        }
+    }
+
+    /// What this position's repetition key adds to its board's (see
+    /// [`crate::Game::set_extra_key`]): python-chess's variant `_transposition_key` adds
+    /// Three-check's remaining checks, and Crazyhouse's pockets and promoted pieces; 0 in the
+    /// other variants.
+    pub fn repetition_extra(&self) -> u64 {
+        VariantBoard::repetition_extra_of(
+            self.variant,
+            &self.board,
+            self.remaining_checks,
+            &self.pockets,
+        )
+    }
+
+    /// [`VariantBoard::repetition_extra`] of a position held in parts.
+    pub fn repetition_extra_of(
+        variant: Variant,
+        board: &Board,
+        remaining_checks: [i64; 2],
+        pockets: &Pockets,
+    ) -> u64 {
+        match variant {
+            Variant::ThreeCheck => {
+                let [white, black] = remaining_checks;
+                mix(mix(white as u64) ^ (black as u64))
+            }
+            Variant::Crazyhouse => {
+                let mut key = mix(board.promoted().0);
+                for (index, &count) in pockets.iter().flatten().enumerate() {
+                    key = mix(key ^ (u64::from(count) << 8 | index as u64));
+                }
+                key
+            }
+            _ => 0,
         }
     }
 

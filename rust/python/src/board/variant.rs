@@ -33,7 +33,8 @@ use pychess_core::variant::{
     legal_drop_squares, Pockets, Variant, VariantBoard as CoreVariantBoard, VariantResult,
 };
 use pychess_core::{
-    Bitboard, Board as CoreBoard, EpMode, Move as CoreMove, MoveError, MoveKind, Role, UciMove,
+    Bitboard, Board as CoreBoard, EpMode, Game, Move as CoreMove, MoveError, MoveKind, Role,
+    Segments, UciMove,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -360,6 +361,35 @@ impl VariantBoard {
         }
         let board = position.into_board();
         **slf.as_super() = Board::new_game(board);
+        VariantBoard::sync_repetition(slf);
+    }
+
+    /// Does python-chess's repetition key of this variant add to the board's
+    /// (`_transposition_key`: Three-check's counters, Crazyhouse's pockets and promoted
+    /// pieces)?
+    fn keys_extras(variant: Variant) -> bool {
+        matches!(variant, Variant::ThreeCheck | Variant::Crazyhouse)
+    }
+
+    /// Tells the `Board` part's game what the variant's repetition key adds to the board's
+    /// and which moves end a reversible sequence (Crazyhouse: only a loss of castling rights,
+    /// python-chess's `is_irreversible` there), for the current position.
+    fn sync_repetition(slf: &mut PyRefMut<'_, Self>) {
+        let variant = slf.variant;
+        if !VariantBoard::keys_extras(variant) {
+            return;
+        }
+        let (checks, pockets) = slf.extras();
+        let segments = if variant == Variant::Crazyhouse {
+            Segments::CastlingRights
+        } else {
+            Segments::Chess
+        };
+        let py = slf.py();
+        let mut game = slf.as_super().game_mut(py);
+        let extra = CoreVariantBoard::repetition_extra_of(variant, game.board(), checks, &pockets);
+        game.set_segments(segments);
+        game.set_extra_key(extra);
     }
 
     /// Plays the legal move (or null move) `m` of the current position, where the board lies
@@ -388,9 +418,17 @@ impl VariantBoard {
         if variant != Variant::Crazyhouse {
             pockets = NO_POCKETS;
         }
-        slf.as_super().game_mut(py).play_with(m, |board, m| {
-            CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
-        });
+        {
+            let mut game = slf.as_super().game_mut(py);
+            game.play_with(m, |board, m| {
+                CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
+            });
+            if VariantBoard::keys_extras(variant) {
+                let extra =
+                    CoreVariantBoard::repetition_extra_of(variant, game.board(), checks, &pockets);
+                game.set_extra_key(extra);
+            }
+        }
         slf.set_extras((checks, pockets));
     }
 
@@ -438,6 +476,7 @@ impl VariantBoard {
             this.set_extras(extras);
             this.history = history;
             **this.as_super() = board;
+            VariantBoard::sync_repetition(&mut this);
         }
         Ok(instance.unbind())
     }
@@ -951,6 +990,32 @@ impl VariantBoard {
         })
     }
 
+    /// May the side to move claim a draw by threefold repetition, now or by announcing a
+    /// legal move of the variant that repeats a position for the third time (positions
+    /// compared by the variant's repetition key, as python-chess's ``_transposition_key``:
+    /// Three-check's counters, Crazyhouse's pockets and promoted pieces count)?
+    fn can_claim_threefold_repetition(slf: PyRef<'_, Self>) -> bool {
+        let game = &slf.as_super().game;
+        if game.is_repetition(3) {
+            return true;
+        }
+        let position = VariantBoard::position(&slf);
+        let moves = VariantBoard::with_legal(&slf, |cache| cache.moves.clone());
+        moves.into_iter().any(|m| {
+            let after = position.after(m);
+            game.occurred_twice(Game::repetition_key_with(
+                after.board(),
+                after.repetition_extra(),
+            ))
+        })
+    }
+
+    /// Either claimable draw: the fifty-move rule or threefold repetition.
+    fn can_claim_draw(slf: PyRef<'_, Self>) -> bool {
+        slf.as_super().game.can_claim_fifty_moves()
+            || VariantBoard::can_claim_threefold_repetition(slf)
+    }
+
     /// Is the fifty-move clock at 150 half-moves with a legal move left (never in
     /// Crazyhouse)?
     fn is_seventyfive_moves(slf: PyRef<'_, Self>) -> bool {
@@ -1142,6 +1207,7 @@ impl VariantBoard {
         let mut this = slf.try_borrow_mut()?;
         this.set_extras((position.remaining_checks(), *position.pockets()));
         this.history.clear();
+        VariantBoard::sync_repetition(&mut this);
         Ok(operations)
     }
 
@@ -1192,6 +1258,7 @@ impl VariantBoard {
         let mut this = slf.try_borrow_mut()?;
         this.set_extras(([3, 3], NO_POCKETS));
         this.history.clear();
+        VariantBoard::sync_repetition(&mut this);
         Ok(())
     }
 
@@ -1205,6 +1272,7 @@ impl VariantBoard {
         let mut this = slf.try_borrow_mut()?;
         this.set_extras(([3, 3], NO_POCKETS));
         this.history.clear();
+        VariantBoard::sync_repetition(&mut this);
         Ok(())
     }
 
@@ -1336,8 +1404,9 @@ impl VariantBoard {
     }
 
     #[setter(_remaining_checks)]
-    fn set_remaining_checks(&mut self, checks: (i64, i64)) {
-        self.remaining_checks = [checks.0, checks.1];
+    fn set_remaining_checks(mut slf: PyRefMut<'_, Self>, checks: (i64, i64)) {
+        slf.remaining_checks = [checks.0, checks.1];
+        VariantBoard::sync_repetition(&mut slf);
     }
 
     /// Crazyhouse: the pieces in hand of ``color``, counted by piece type (pawn first).
@@ -1346,8 +1415,9 @@ impl VariantBoard {
     }
 
     /// Crazyhouse: sets the pieces in hand of ``color`` (six counts, pawn first).
-    fn _set_pocket_counts(&mut self, color: bool, counts: [u32; 6]) {
-        self.pockets[color_arg(color).index()] = counts;
+    fn _set_pocket_counts(mut slf: PyRefMut<'_, Self>, color: bool, counts: [u32; 6]) {
+        slf.pockets[color_arg(color).index()] = counts;
+        VariantBoard::sync_repetition(&mut slf);
     }
 
     /// Crazyhouse: the squares a piece may be dropped on (empty, and between the king and a
