@@ -9,12 +9,24 @@ use crate::outcome::{Outcome, Termination};
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 
 /// SplitMix64's finaliser: spreads a value over 64 bits (the extra repetition keys).
-fn mix(value: u64) -> u64 {
+const fn mix(value: u64) -> u64 {
     let mut z = value.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+/// A random key per pocket slot (colour and role): a pocket's part of the repetition key is
+/// the sum of its counts times these, as Zobrist keys sum up a board.
+const POCKET_KEYS: [u64; 12] = {
+    let mut keys = [0; 12];
+    let mut index = 0;
+    while index < 12 {
+        keys[index] = mix(0x706f_636b_6574_0000 + index as u64);
+        index += 1;
+    }
+    keys
+};
 
 /// The four centre squares King of the Hill's kings race to.
 const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
@@ -487,13 +499,13 @@ impl VariantBoard {
                 let [white, black] = remaining_checks;
                 mix(mix(white as u64) ^ (black as u64))
             }
-            Variant::Crazyhouse => {
-                let mut key = mix(board.promoted().0);
-                for (index, &count) in pockets.iter().flatten().enumerate() {
-                    key = mix(key ^ (u64::from(count) << 8 | index as u64));
-                }
-                key
-            }
+            Variant::Crazyhouse => pockets
+                .iter()
+                .flatten()
+                .zip(POCKET_KEYS)
+                .fold(mix(board.promoted().0), |key, (&count, slot)| {
+                    key.wrapping_add(u64::from(count).wrapping_mul(slot))
+                }),
             _ => 0,
         }
     }
