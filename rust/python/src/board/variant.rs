@@ -55,7 +55,8 @@ pub struct VariantBoard {
     remaining_checks: [i64; 2],
     pockets: Pockets,
     /// The extras before each move played on this board, the last for the last move (as
-    /// many as the `Board` part's move stack holds, or fewer after its stack was cut).
+    /// many as the `Board` part's move stack holds, or fewer after its stack was cut; none in
+    /// the variants whose moves change no extras).
     history: Vec<Extras>,
     /// The legal moves of the last position they were listed for (used only while the
     /// position is that one: a `Board` method may have changed it since).
@@ -396,8 +397,14 @@ impl VariantBoard {
     /// (the core's variant rules on the `Board` part's game, which keeps the position before
     /// it for `pop`).
     fn play(slf: &mut PyRefMut<'_, Self>, py: Python<'_>, m: CoreMove) {
+        let variant = slf.variant;
+        // Only Three-check and Crazyhouse have extras that a move changes (and that `pop`
+        // must restore); the other variants keep none (`CoreVariantBoard::from_parts`).
+        let extras = VariantBoard::keys_extras(variant);
         let before = slf.extras();
-        slf.history.push(before);
+        if extras {
+            slf.history.push(before);
+        }
         let cached = slf
             .legal
             .get_mut()
@@ -409,7 +416,13 @@ impl VariantBoard {
             slf.as_super().game_mut(py).play(m);
             return;
         }
-        let variant = slf.variant;
+        if !extras {
+            let (mut checks, mut pockets) = ([3, 3], NO_POCKETS);
+            slf.as_super().game_mut(py).play_with(m, |board, m| {
+                CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
+            });
+            return;
+        }
         // The extras as the core's position keeps them (`CoreVariantBoard::from_parts`).
         let (mut checks, mut pockets) = before;
         if variant != Variant::ThreeCheck {
@@ -423,11 +436,9 @@ impl VariantBoard {
             game.play_with(m, |board, m| {
                 CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
             });
-            if VariantBoard::keys_extras(variant) {
-                let extra =
-                    CoreVariantBoard::repetition_extra_of(variant, game.board(), checks, &pockets);
-                game.set_extra_key(extra);
-            }
+            let extra =
+                CoreVariantBoard::repetition_extra_of(variant, game.board(), checks, &pockets);
+            game.set_extra_key(extra);
         }
         slf.set_extras((checks, pockets));
     }
