@@ -168,6 +168,9 @@ fn pack(uci: UciMove) -> u16 {
 #[derive(Default)]
 struct LegalSlot {
     current: Option<Box<LegalCache>>,
+    /// Boxed: a cache moves between this list, `current` and the stack of saved ones by its
+    /// pointer, not by its few hundred bytes.
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<LegalCache>>,
 }
 
