@@ -11,15 +11,23 @@
 //! some variants have (Three-check's remaining checks, Crazyhouse's pockets, with their value
 //! before each move for `pop`) and overrides every method whose answer depends on the
 //! variant's rules: each builds the core's `VariantBoard` from the two parts (a copy of the
-//! board, far cheaper than the move generation that follows) and asks it. Moves are played by
-//! the core's variant rules and recorded on the `Board` part's game with
-//! `Game::play_to`, so `pop` and the move stack need nothing of their own. The legal moves of
-//! a position are listed once and kept (with the position they belong to, so that a change
-//! made through a `Board` method is noticed), saved on `push` and restored on `pop`; `push`
-//! and `pop` take CPython's fast calling conventions, as `Board`'s do.
+//! board, far cheaper than the move generation that follows) and asks it, except the hot
+//! paths (`push`, `pop`, the legal-move view, `is_check`), which read the board where it lies.
+//! Moves are played by the core's variant rules on the `Board` part's game, in place
+//! (`Game::play_with`), so `pop` and the move stack need nothing of their own. The legal moves
+//! of a position are listed once and kept (with the board and extras they belong to, so that a
+//! change made through a `Board` method is noticed) with a packed key per move for `push` to
+//! find its move from the last one found; they are saved on `push` and restored on `pop`, and
+//! their storage is reused. `push` and `pop` take CPython's fast calling conventions, as
+//! `Board`'s do, with a descriptor on each subclass (`__init_subclass__`).
 //!
-//! The standard `Board` gained nothing here: its methods do not look at variants at all, so
-//! standard speed is unchanged by construction (measured in docs/variants.md).
+//! Repetitions are counted by the variant's position (python-chess's `_transposition_key`):
+//! the game is told the extra key of each position (Three-check's counters, Crazyhouse's
+//! pockets and promoted pieces) and, for Crazyhouse, that only a loss of castling rights ends
+//! a reversible sequence (`sync_repetition`).
+//!
+//! The standard `Board` gained no test of a variant: its methods do not look at variants
+//! (its `Game` stores one more key per move, 0 in chess; measured in docs/variants.md).
 
 use super::Board;
 use crate::convert::{color_arg, ep_mode_arg, move_arg, square_arg};
