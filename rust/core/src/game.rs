@@ -122,6 +122,8 @@ fn pack(uci: UciMove) -> u16 {
 #[derive(Clone, Debug)]
 struct Ply {
     before: Board,
+    /// The extra repetition key of the position before the move (see [`Game::set_extra_key`]).
+    extra_before: u64,
     played: Move,
     /// The position's legal-move cell, moved whole (re-initialising one costs more).
     legal_before: OnceLock<LegalCache>,
@@ -163,6 +165,24 @@ pub struct Game {
     /// (`&mut self`) reach it without locking.
     ledger: Mutex<Ledger>,
     legal: OnceLock<LegalCache>,
+    /// What the current position's repetition key adds to the board's (a variant's state
+    /// beyond the board: Crazyhouse's pockets, Three-check's counters); 0 in chess.
+    extra: u64,
+    /// Which moves end a reversible sequence (see [`Segments`]).
+    segments: Segments,
+}
+
+/// Which moves end the sequence of positions within which repetitions are counted (the
+/// moves python-chess's `is_irreversible` names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Segments {
+    /// Chess: a capture, a pawn move, a loss of castling rights, or a move made when an en
+    /// passant capture was legal.
+    #[default]
+    Chess,
+    /// Crazyhouse: only a loss of castling rights (captured pieces go into a pocket and may
+    /// come back, and so may pawns).
+    CastlingRights,
 }
 
 impl Clone for Game {
@@ -173,6 +193,8 @@ impl Clone for Game {
             root_record: self.root_record,
             ledger: Mutex::new(self.ledger().clone()),
             legal: self.legal.clone(),
+            extra: self.extra,
+            segments: self.segments,
         }
     }
 }
@@ -205,7 +227,66 @@ impl Game {
             root_record,
             ledger: Mutex::default(),
             legal: OnceLock::new(),
+            extra: 0,
+            segments: Segments::Chess,
         }
+    }
+
+    /// Sets what the current position's repetition key adds to its board's (a variant's
+    /// state beyond the board, which only the caller knows: python-chess's variant
+    /// `_transposition_key`), for this position and, through `pop`, kept with it when a move
+    /// is played. Positions are the same for the repetition rules only when their boards and
+    /// extra keys are. Call it after each move that changes that state.
+    pub fn set_extra_key(&mut self, extra: u64) {
+        if extra == self.extra {
+            return;
+        }
+        self.extra = extra;
+        self.rekey_current();
+    }
+
+    /// Sets which moves end a reversible sequence (counted again when next asked).
+    pub fn set_segments(&mut self, segments: Segments) {
+        if segments == self.segments {
+            return;
+        }
+        self.segments = segments;
+        *self
+            .ledger
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner) = Ledger::default();
+    }
+
+    /// The current position's repetition key changed: re-key the root, or count the position
+    /// again when next asked.
+    fn rekey_current(&mut self) {
+        if self.stack.is_empty() {
+            self.root_record.key = self.board.repetition_key() ^ self.extra;
+        } else {
+            let ledger = self
+                .ledger
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
+            if ledger.positions.len() == self.stack.len() {
+                ledger.uncount_last();
+            }
+        }
+    }
+
+    /// The repetition key of a position: its board's with the extra key (see
+    /// [`Game::set_extra_key`]).
+    pub fn repetition_key_with(board: &Board, extra: u64) -> u64 {
+        board.repetition_key() ^ extra
+    }
+
+    /// Has the position with repetition key `key` (see [`Game::repetition_key_with`])
+    /// occurred at least twice since the last irreversible move, so that a move reaching it
+    /// would repeat it a third time? (python-chess's `can_claim_threefold_repetition` asks
+    /// this of each legal move.)
+    pub fn occurred_twice(&self, key: u64) -> bool {
+        let ledger = self.counted();
+        let current = self.last_record(&ledger);
+        self.occurrences(&ledger, key, current.segment) >= 2
     }
 
     /// The ledger as it stands (a panic elsewhere cannot leave it half-updated: `counted`
@@ -234,20 +315,28 @@ impl Game {
     /// given the records of the positions before it.
     fn record_after(&self, index: usize, ledger: &Ledger) -> PositionRecord {
         let ply = &self.stack[index];
-        let after = self
+        let (after, extra) = self
             .stack
             .get(index + 1)
-            .map_or(&self.board, |next| &next.before);
-        let irreversible = (!ply.played.is_null() && after.halfmove_clock() == 0)
-            || after.castling_rights() != ply.before.clean_castling_rights()
-            || ply.before.legal_ep_square().is_some();
+            .map_or((&self.board, self.extra), |next| {
+                (&next.before, next.extra_before)
+            });
+        let castling_lost = after.castling_rights() != ply.before.clean_castling_rights();
+        let irreversible = match self.segments {
+            Segments::Chess => {
+                (!ply.played.is_null() && after.halfmove_clock() == 0)
+                    || castling_lost
+                    || ply.before.legal_ep_square().is_some()
+            }
+            Segments::CastlingRights => castling_lost,
+        };
         let segment = if irreversible {
             index as u32 + 1
         } else {
             self.last_record(ledger).segment
         };
         PositionRecord {
-            key: after.repetition_key(),
+            key: after.repetition_key() ^ extra,
             segment,
             count: 0,
         }
@@ -402,7 +491,11 @@ impl Game {
             ply.legal_before = OnceLock::new();
         }
         self.board.set_chess960(chess960);
-        self.root_record.key = self.root().repetition_key();
+        let root_extra = self
+            .stack
+            .first()
+            .map_or(self.extra, |ply| ply.extra_before);
+        self.root_record.key = self.root().repetition_key() ^ root_extra;
         *self
             .ledger
             .get_mut()
@@ -417,6 +510,13 @@ impl Game {
         let start = self.stack.len().saturating_sub(keep);
         let root = self.board_before(start).unwrap_or(&self.board).clone();
         let mut game = Game::new(root);
+        game.segments = self.segments;
+        game.extra = self
+            .stack
+            .get(start)
+            .map_or(self.extra, |ply| ply.extra_before);
+        game.root_record.key ^= game.extra;
+        game.extra = self.extra;
         if start < self.stack.len() {
             let mut stack = self.stack[start..].to_vec();
             stack[0].before = std::mem::replace(&mut game.board, self.board.clone());
@@ -437,7 +537,10 @@ impl Game {
 
     /// Forgets the moves; the current position becomes the root.
     pub fn clear_stack(&mut self) {
+        let (extra, segments) = (self.extra, self.segments);
         *self = Game::new(self.board.clone());
+        self.segments = segments;
+        self.set_extra_key(extra);
     }
 
     /// Plays the legal move `m` (from this position's legal moves) or the null move.
@@ -453,6 +556,7 @@ impl Game {
         let legal_before = std::mem::take(&mut self.legal);
         self.stack.push(Ply {
             before,
+            extra_before: self.extra,
             played: m,
             legal_before,
         });
@@ -463,6 +567,14 @@ impl Game {
     /// king promotion). `pop` comes back to the current position.
     pub fn play_to(&mut self, m: Move, after: Board) {
         self.record(m, |board, _| *board = after);
+    }
+
+    /// Records `m` as played by `play`, which plays it on the current board in place (a
+    /// variant's rules, see [`Game::play_to`]): one copy of the board, the one `pop` returns
+    /// to, where `play_to` also needs the position after the move built beside it.
+    #[inline]
+    pub fn play_with(&mut self, m: Move, play: impl FnOnce(&mut Board, Move)) {
+        self.record(m, play);
     }
 
     /// Plays a move given in UCI form as python-chess's `push` takes it: a legal move
@@ -501,18 +613,8 @@ impl Game {
         edit(&mut self.board);
         self.board.refresh();
         self.legal = OnceLock::new();
-        if self.stack.is_empty() {
-            self.root_record.key = self.board.repetition_key();
-        } else {
-            let ledger = self
-                .ledger
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner);
-            if ledger.positions.len() == self.stack.len() {
-                // Counted under its old key: count it again when next asked.
-                ledger.uncount_last();
-            }
-        }
+        // Counted under its old key: count it again when next asked.
+        self.rekey_current();
     }
 
     /// Takes back the last move.
@@ -526,6 +628,7 @@ impl Game {
         }
         let ply = self.stack.pop()?;
         self.board = ply.before;
+        self.extra = ply.extra_before;
         self.legal = ply.legal_before;
         Some(ply.played)
     }
@@ -866,6 +969,63 @@ mod tests {
         assert!(!game.is_repetition(3));
         play(&mut game, "e1e2 e8e7 e2e1 e7e8");
         assert!(game.is_repetition(3));
+    }
+
+    /// Positions count as the same only with the same extra key (a variant's state beyond
+    /// the board), which `pop` restores; `Segments::CastlingRights` lets captures and pawn
+    /// moves stay within the counted sequence.
+    #[test]
+    fn extra_keys_and_segments() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let mut game = Game::default();
+        game.set_extra_key(7);
+        play(&mut game, &shuffle.join(" "));
+        assert!(game.is_repetition(2));
+        // The same board with another extra key is another position.
+        game.set_extra_key(8);
+        assert!(!game.is_repetition(2));
+        play(&mut game, &shuffle.join(" "));
+        assert!(game.is_repetition(2) && !game.is_repetition(3));
+        // A move back to the start would bring it a third time with extra key 8 (there
+        // twice), not with 7 (the root's only: the second occurrence was re-keyed to 8).
+        let board = game.board().clone();
+        assert!(game.occurred_twice(Game::repetition_key_with(&board, 8)));
+        assert!(!game.occurred_twice(Game::repetition_key_with(&board, 7)));
+        for _ in 0..4 {
+            game.pop();
+        }
+        // Back where the key was changed: `pop` restores the key the position had when the
+        // next move was played.
+        assert_eq!(game.extra, 8);
+        assert!(!game.is_repetition(2));
+        game.set_extra_key(7);
+        assert!(game.is_repetition(2));
+
+        // Knights dropped (as in Crazyhouse) and taken by the kings bring the start back: the
+        // captures end the sequence in chess, not under `Segments::CastlingRights`.
+        let start = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+        let square = |name: &str| UciMove::parse(&format!("a1{name}")).unwrap().to;
+        let cycle = |game: &mut Game| {
+            play(game, "e1f2 e8f8");
+            for at in ["e8", "e1"] {
+                let drop = Move {
+                    from: square(at),
+                    to: square(at),
+                    kind: crate::types::MoveKind::Drop(crate::types::Role::Knight),
+                };
+                game.play_with(drop, Board::play_unchecked);
+            }
+            play(game, "f2e1 f8e8");
+        };
+        for (segments, repeated) in [(Segments::Chess, false), (Segments::CastlingRights, true)] {
+            let mut game = Game::new(start.clone());
+            game.set_segments(segments);
+            cycle(&mut game);
+            assert_eq!(game.board().board_fen(), start.board_fen());
+            assert_eq!(game.is_repetition(2), repeated);
+            cycle(&mut game);
+            assert_eq!(game.is_repetition(3), repeated);
+        }
     }
 
     /// Counting on demand must not depend on when the questions come: a game asked after

@@ -28,7 +28,7 @@ pub use board::{
     Board, DiagramStyle, MoveList, PositionError, Setup, Status, ZobristParts, POLYGLOT_KEYS,
 };
 pub use error::{FenError, FenErrorKind, MoveError};
-pub use game::Game;
+pub use game::{Game, Segments};
 pub use notation::{parse_fen, EpMode, San, UciMove};
 pub use outcome::{Outcome, Termination};
 pub use perft::{perft, perft_divide};

@@ -147,21 +147,52 @@ pub(crate) unsafe fn install(
     name: &'static CStr,
     doc: &'static CStr,
     method: FastMethod,
-) -> PyResult<()> {
-    // The method descriptor keeps a pointer to its definition for the life of the class,
-    // which lives as long as the interpreter: leaking one small record per method is intended.
-    let definition = Box::leak(Box::new(ffi::PyMethodDef {
-        ml_name: name.as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer {
-            PyCFunction: method.function,
-        },
-        ml_flags: method.flags,
-        ml_doc: doc.as_ptr(),
-    }));
-    // SAFETY: `class` is a live type object and `definition` outlives it.
+) -> PyResult<MethodDef> {
+    let definition = MethodDef::new(name, doc, method);
+    // SAFETY: as the caller promises.
+    unsafe { install_def(class, definition)? };
+    Ok(definition)
+}
+
+/// A method's definition, made once and kept for the life of the interpreter (a method
+/// descriptor points at it for as long as its class lives).
+#[derive(Clone, Copy)]
+pub(crate) struct MethodDef(*mut ffi::PyMethodDef);
+
+// SAFETY: the definition is never written after it is made, and CPython reads it only with
+// the interpreter attached.
+unsafe impl Send for MethodDef {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for MethodDef {}
+
+impl MethodDef {
+    fn new(name: &'static CStr, doc: &'static CStr, method: FastMethod) -> MethodDef {
+        // Leaking one small record per method is intended (see the type's documentation).
+        MethodDef(Box::leak(Box::new(ffi::PyMethodDef {
+            ml_name: name.as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer {
+                PyCFunction: method.function,
+            },
+            ml_flags: method.flags,
+            ml_doc: doc.as_ptr(),
+        })))
+    }
+}
+
+/// Installs the method `definition` on `class` (a descriptor of its own, whose class is
+/// `class`: CPython's specialised calls of a method descriptor require the instance's type to
+/// be exactly the descriptor's class, so a subclass calling through its base's descriptor
+/// takes the generic path).
+///
+/// # Safety
+/// As for [`install`]: `definition`'s body must be sound for every instance of `class`.
+pub(crate) unsafe fn install_def(class: &Bound<'_, PyType>, definition: MethodDef) -> PyResult<()> {
+    // SAFETY: `class` is a live type object and `definition` outlives it (never freed).
     let descriptor = unsafe {
-        let raw = ffi::PyDescr_NewMethod(class.as_type_ptr(), definition);
+        let raw = ffi::PyDescr_NewMethod(class.as_type_ptr(), definition.0);
         Bound::from_owned_ptr_or_err(class.py(), raw)?
     };
+    // SAFETY: `definition.0` points at a live definition whose name is a C string.
+    let name = unsafe { CStr::from_ptr((*definition.0).ml_name) };
     class.setattr(name.to_str().expect("method names are ASCII"), descriptor)
 }

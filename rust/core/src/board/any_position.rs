@@ -136,7 +136,7 @@ impl Board {
 
     /// Pseudo-legal moves from `from_mask` to `to_mask` in python-chess's order (pieces,
     /// castling, pawn captures, single and double steps, en passant).
-    pub(super) fn any_pseudo_legal(
+    pub(crate) fn any_pseudo_legal(
         &self,
         from_mask: Bitboard,
         to_mask: Bitboard,
@@ -203,7 +203,7 @@ impl Board {
 
     /// python-chess's `generate_pseudo_legal_ep`: pawns of the side to move on the fifth
     /// (fourth) rank next to an empty en-passant square, whatever stands behind it.
-    pub(super) fn any_pseudo_legal_ep(
+    pub(crate) fn any_pseudo_legal_ep(
         &self,
         from_mask: Bitboard,
         to_mask: Bitboard,

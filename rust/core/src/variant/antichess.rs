@@ -8,7 +8,11 @@ use crate::types::{Bitboard, Color, Move, MoveKind, Role};
 /// The pseudo-legal moves from `from_mask` to `to_mask` with the king as an ordinary piece:
 /// the standard generator's, castling without safe squares, and promotions to a king too.
 fn pseudo_legal(board: &Board, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
-    for &m in board.pseudo_legal_moves_masked(from_mask, to_mask).iter() {
+    // Generated into a list of our own rather than returned: a `MoveList` moved by value
+    // copies its whole inline array.
+    let mut generated = MoveList::new();
+    board.any_pseudo_legal(from_mask, to_mask, &mut generated);
+    for &m in generated.iter() {
         if m.is_castle() {
             continue;
         }
@@ -27,20 +31,13 @@ pub(super) fn legal_moves(board: &Board) -> MoveList {
     let theirs = board.by_color(!board.turn());
     let mut list = MoveList::new();
     pseudo_legal(board, Bitboard::FULL, theirs, &mut list);
-    for &m in board
-        .pseudo_legal_ep_moves(Bitboard::FULL, Bitboard::FULL)
-        .iter()
-    {
-        list.push(m);
-    }
-    if !list.is_empty() {
-        return list;
-    }
-    let mut quiet = MoveList::new();
-    pseudo_legal(board, Bitboard::FULL, !theirs, &mut quiet);
-    let mut list = MoveList::new();
-    for &m in quiet.iter().filter(|m| !m.is_en_passant()) {
-        list.push(m);
+    board.any_pseudo_legal_ep(Bitboard::FULL, Bitboard::FULL, &mut list);
+    if list.is_empty() {
+        let mut quiet = MoveList::new();
+        pseudo_legal(board, Bitboard::FULL, !theirs, &mut quiet);
+        for &m in quiet.iter().filter(|m| !m.is_en_passant()) {
+            list.push(m);
+        }
     }
     list
 }

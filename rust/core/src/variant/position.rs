@@ -8,6 +8,26 @@ use crate::board::{Board, MoveList, Status};
 use crate::outcome::{Outcome, Termination};
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 
+/// SplitMix64's finaliser: spreads a value over 64 bits (the extra repetition keys).
+const fn mix(value: u64) -> u64 {
+    let mut z = value.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A random key per pocket slot (colour and role): a pocket's part of the repetition key is
+/// the sum of its counts times these, as Zobrist keys sum up a board.
+const POCKET_KEYS: [u64; 12] = {
+    let mut keys = [0; 12];
+    let mut index = 0;
+    while index < 12 {
+        keys[index] = mix(0x706f_636b_6574_0000 + index as u64);
+        index += 1;
+    }
+    keys
+};
+
 /// The four centre squares King of the Hill's kings race to.
 const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
 
@@ -104,11 +124,18 @@ impl VariantBoard {
     /// Is the side to move in check? Never in the Antichess family, whose king is an ordinary
     /// piece.
     pub fn is_check(&self) -> bool {
-        match self.variant {
+        VariantBoard::is_check_of(self.variant, &self.board)
+    }
+
+    /// [`VariantBoard::is_check`] of `board` played by `variant`'s rules (a caller that keeps
+    /// the board elsewhere asks without assembling a `VariantBoard` around a copy).
+    #[inline]
+    pub fn is_check_of(variant: Variant, board: &Board) -> bool {
+        match variant {
             Variant::Antichess | Variant::Giveaway | Variant::Suicide => false,
             // Kings that touch cannot take each other.
-            Variant::Atomic => !atomic::kings_connected(&self.board) && self.board.is_check(),
-            _ => self.board.is_check(),
+            Variant::Atomic => !atomic::kings_connected(board) && board.is_check(),
+            _ => board.is_check(),
         }
     }
 
@@ -158,6 +185,12 @@ impl VariantBoard {
 
     /// How the variant's own rule ended the game, if it did (see [`VariantResult`]).
     pub fn variant_result(&self) -> Option<VariantResult> {
+        self.variant_result_with(|| self.has_legal_moves())
+    }
+
+    /// [`VariantBoard::variant_result`] for a caller that knows whether there is a legal move
+    /// (asked only in the Antichess family, whose stalemate is a variant result).
+    pub fn variant_result_with(&self, has_legal_moves: impl Fn() -> bool) -> Option<VariantResult> {
         let board = &self.board;
         let us = board.turn();
         match self.variant {
@@ -228,7 +261,7 @@ impl VariantBoard {
                 if board.by_color(us).is_empty() {
                     return Some(VariantResult::Win);
                 }
-                if board.by_color(!us).is_empty() || self.has_legal_moves() {
+                if board.by_color(!us).is_empty() || has_legal_moves() {
                     return None;
                 }
                 // Stalemated: Suicide counts pieces, the others give the win to the
@@ -292,25 +325,45 @@ impl VariantBoard {
 
     /// Plays `m`, which must be legal here (see [`VariantBoard::legal_moves`]).
     pub fn play_unchecked(&mut self, m: Move) {
-        let mover = self.board.turn();
-        if self.variant == Variant::Crazyhouse {
-            let pocket = &mut self.pockets[mover.index()];
+        VariantBoard::play_parts(
+            self.variant,
+            &mut self.board,
+            &mut self.remaining_checks,
+            &mut self.pockets,
+            m,
+        );
+    }
+
+    /// [`VariantBoard::play_unchecked`] on a position held in parts (the board, Three-check's
+    /// remaining checks, Crazyhouse's pockets): a caller that keeps the board elsewhere plays
+    /// the move where the board lies, without assembling a `VariantBoard` around a copy.
+    #[inline]
+    pub fn play_parts(
+        variant: Variant,
+        board: &mut Board,
+        remaining_checks: &mut [i64; 2],
+        pockets: &mut Pockets,
+        m: Move,
+    ) {
+        let mover = board.turn();
+        if variant == Variant::Crazyhouse {
+            let pocket = &mut pockets[mover.index()];
             if let MoveKind::Drop(role) = m.kind {
                 pocket[role.index()] = pocket[role.index()].saturating_sub(1);
-            } else if let Some(role) = crazyhouse::captured_for_pocket(&self.board, m) {
+            } else if let Some(role) = crazyhouse::captured_for_pocket(board, m) {
                 pocket[role.index()] += 1;
             }
         }
-        if self.variant == Variant::Atomic {
-            atomic::play(&mut self.board, m);
-        } else if self.variant.is_antichess() {
+        if variant == Variant::Atomic {
+            atomic::play(board, m);
+        } else if variant.is_antichess() {
             // Kings may be taken, promoted to, or left attacked: the general rules.
-            self.board.play_pseudo_legal(m);
+            board.play_pseudo_legal(m);
         } else {
-            self.board.play_unchecked(m);
+            board.play_unchecked(m);
         }
-        if self.variant == Variant::ThreeCheck && self.board.is_check() {
-            self.remaining_checks[mover.index()] -= 1;
+        if variant == Variant::ThreeCheck && board.is_check() {
+            remaining_checks[mover.index()] -= 1;
         }
     }
 
@@ -345,7 +398,7 @@ impl VariantBoard {
     /// without generating them again).
     pub fn outcome_with(&self, has_legal_moves: impl Fn() -> bool) -> Option<Outcome> {
         let us = self.board.turn();
-        if let Some(result) = self.variant_result() {
+        if let Some(result) = self.variant_result_with(&has_legal_moves) {
             let (termination, winner) = match result {
                 VariantResult::Loss => (Termination::VariantLoss, Some(!us)),
                 VariantResult::Win => (Termination::VariantWin, Some(us)),
@@ -431,6 +484,42 @@ impl VariantBoard {
             .iter()
             .map(|&m| (m, self.after(m).perft(depth - 1)))
             .collect()
+    }
+
+    /// What this position's repetition key adds to its board's (see
+    /// [`crate::Game::set_extra_key`]): python-chess's variant `_transposition_key` adds
+    /// Three-check's remaining checks, and Crazyhouse's pockets and promoted pieces; 0 in the
+    /// other variants.
+    pub fn repetition_extra(&self) -> u64 {
+        VariantBoard::repetition_extra_of(
+            self.variant,
+            &self.board,
+            self.remaining_checks,
+            &self.pockets,
+        )
+    }
+
+    /// [`VariantBoard::repetition_extra`] of a position held in parts.
+    pub fn repetition_extra_of(
+        variant: Variant,
+        board: &Board,
+        remaining_checks: [i64; 2],
+        pockets: &Pockets,
+    ) -> u64 {
+        match variant {
+            Variant::ThreeCheck => {
+                let [white, black] = remaining_checks;
+                mix(mix(white as u64) ^ (black as u64))
+            }
+            Variant::Crazyhouse => pockets
+                .iter()
+                .flatten()
+                .zip(POCKET_KEYS)
+                .fold(mix(board.promoted().0), |key, (&count, slot)| {
+                    key.wrapping_add(u64::from(count).wrapping_mul(slot))
+                }),
+            _ => 0,
+        }
     }
 
     /// The Polyglot key, python-chess's `chess.polyglot.zobrist_hash` of a variant board: the

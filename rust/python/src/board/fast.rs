@@ -57,6 +57,7 @@ unchanged.",
             c"pop($self, /)\n--\n\nTakes back the last move and returns it.\n\n\
 :raises: :exc:`IndexError` if no move was played.",
             POP,
-        )
+        )?;
     }
+    Ok(())
 }

@@ -11,20 +11,28 @@
 //! some variants have (Three-check's remaining checks, Crazyhouse's pockets, with their value
 //! before each move for `pop`) and overrides every method whose answer depends on the
 //! variant's rules: each builds the core's `VariantBoard` from the two parts (a copy of the
-//! board, far cheaper than the move generation that follows) and asks it. Moves are played by
-//! the core's variant rules and recorded on the `Board` part's game with
-//! `Game::play_to`, so `pop` and the move stack need nothing of their own. The legal moves of
-//! a position are listed once and kept (with the position they belong to, so that a change
-//! made through a `Board` method is noticed), saved on `push` and restored on `pop`; `push`
-//! and `pop` take CPython's fast calling conventions, as `Board`'s do.
+//! board, far cheaper than the move generation that follows) and asks it, except the hot
+//! paths (`push`, `pop`, the legal-move view, `is_check`), which read the board where it lies.
+//! Moves are played by the core's variant rules on the `Board` part's game, in place
+//! (`Game::play_with`), so `pop` and the move stack need nothing of their own. The legal moves
+//! of a position are listed once and kept (with the board and extras they belong to, so that a
+//! change made through a `Board` method is noticed) with a packed key per move for `push` to
+//! find its move from the last one found; they are saved on `push` and restored on `pop`, and
+//! their storage is reused. `push` and `pop` take CPython's fast calling conventions, as
+//! `Board`'s do, with a descriptor on each subclass (`__init_subclass__`).
 //!
-//! The standard `Board` gained nothing here: its methods do not look at variants at all, so
-//! standard speed is unchanged by construction (measured in docs/variants.md).
+//! Repetitions are counted by the variant's position (python-chess's `_transposition_key`):
+//! the game is told the extra key of each position (Three-check's counters, Crazyhouse's
+//! pockets and promoted pieces) and, for Crazyhouse, that only a loss of castling rights ends
+//! a reversible sequence (`sync_repetition`).
+//!
+//! The standard `Board` gained no test of a variant: its methods do not look at variants
+//! (its `Game` stores one more key per move, 0 in chess; measured in docs/variants.md).
 
 use super::Board;
 use crate::convert::{color_arg, ep_mode_arg, move_arg, square_arg};
 use crate::errors::Result;
-use crate::fast_methods::{self, no_arg_method, one_arg_method};
+use crate::fast_methods::{self, no_arg_method, one_arg_method, MethodDef};
 use crate::moves::{intern, Move};
 use crate::py_modules;
 use crate::squareset::SquareSet;
@@ -33,13 +41,14 @@ use pychess_core::variant::{
     legal_drop_squares, Pockets, Variant, VariantBoard as CoreVariantBoard, VariantResult,
 };
 use pychess_core::{
-    Bitboard, Board as CoreBoard, EpMode, Move as CoreMove, MoveError, MoveKind, Role, UciMove,
+    Bitboard, Board as CoreBoard, EpMode, Game, Move as CoreMove, MoveError, MoveKind, Role,
+    Segments, UciMove,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyBool, PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyClassInitializer;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError, TryLockError};
 
 /// Three-check's remaining checks and Crazyhouse's pockets: what a variant position has
 /// beyond the standard board.
@@ -54,19 +63,147 @@ pub struct VariantBoard {
     remaining_checks: [i64; 2],
     pockets: Pockets,
     /// The extras before each move played on this board, the last for the last move (as
-    /// many as the `Board` part's move stack holds, or fewer after its stack was cut).
+    /// many as the `Board` part's move stack holds, or fewer after its stack was cut; none in
+    /// the variants whose moves change no extras).
     history: Vec<Extras>,
     /// The legal moves of the last position they were listed for (used only while the
     /// position is that one: a `Board` method may have changed it since).
-    legal: Mutex<Option<Box<LegalCache>>>,
+    legal: Mutex<LegalSlot>,
     /// The legal-move cache of the position before each move, restored by `pop`.
     legal_stack: Vec<Option<Box<LegalCache>>>,
 }
 
-/// A position and its legal moves.
+/// How many emptied legal-move caches a board keeps for reuse (a search reuses one per
+/// level of its tree).
+const SPARE_CACHES: usize = 64;
+
+/// The packed key of a move that no `UciMove` packs to (drops: found by the full rules).
+const NO_KEY: u16 = u16::MAX;
+
+/// A position (the board and the variant's extras) and its legal moves, with a packed
+/// from/to/promotion key per move so that finding a move is a scan over `u16`s starting just
+/// after the last move found (callers usually play the moves in the order listed), as the
+/// core `Game` keeps the standard board's.
 struct LegalCache {
     position: CoreVariantBoard,
+    /// The extras as the board holds them (`position` has them as its variant keeps them).
+    extras: Extras,
     moves: Vec<CoreMove>,
+    keys: Vec<u16>,
+    /// Is a castling move listed? Castling may be given king-to-target, which only the full
+    /// rules (`VariantBoard::find_in`) match.
+    castles: bool,
+    next: usize,
+}
+
+impl LegalCache {
+    fn empty(variant: Variant) -> Box<LegalCache> {
+        Box::new(LegalCache {
+            position: CoreVariantBoard::from_parts(
+                CoreBoard::empty(false),
+                variant,
+                [3, 3],
+                NO_POCKETS,
+            ),
+            extras: ([3, 3], NO_POCKETS),
+            moves: Vec::new(),
+            keys: Vec::new(),
+            castles: false,
+            next: 0,
+        })
+    }
+
+    /// Is this the cache of `board` with `extras`?
+    #[inline]
+    fn is_for(&self, board: &CoreBoard, extras: &Extras) -> bool {
+        self.position.board() == board && self.extras == *extras
+    }
+
+    /// Lists the legal moves of `board` with `extras` played by `variant`'s rules, reusing
+    /// the cache's storage.
+    fn fill(&mut self, board: &CoreBoard, variant: Variant, extras: Extras) {
+        let position = CoreVariantBoard::from_parts(board.clone(), variant, extras.0, extras.1);
+        let legal = position.legal_moves();
+        self.moves.clear();
+        self.moves.extend_from_slice(&legal);
+        self.keys.clear();
+        self.keys.extend(legal.iter().map(|&m| {
+            if m.is_drop() {
+                NO_KEY
+            } else {
+                pack(UciMove {
+                    from: m.from,
+                    to: m.to,
+                    promotion: m.promotion(),
+                })
+            }
+        }));
+        self.castles = legal.iter().any(|m| m.is_castle());
+        self.next = 0;
+        self.position = position;
+        self.extras = extras;
+    }
+
+    /// The legal move `uci` stands for (`VariantBoard::find_in`'s answer): the exact
+    /// from/to/promotion when neither a drop nor a castling move can be meant, else the full
+    /// rules.
+    fn find(&mut self, uci: UciMove) -> Option<CoreMove> {
+        if uci.is_null() {
+            return None;
+        }
+        if self.castles || uci.as_drop().is_some() {
+            return self.position.find_in(&self.moves, uci);
+        }
+        let key = pack(uci);
+        let index = if self.keys.get(self.next) == Some(&key) {
+            self.next
+        } else {
+            self.keys.iter().position(|&k| k == key)?
+        };
+        self.next = index + 1;
+        Some(self.moves[index])
+    }
+}
+
+/// A move's from/to/promotion in 15 bits.
+fn pack(uci: UciMove) -> u16 {
+    uci.from.index() as u16
+        | (uci.to.index() as u16) << 6
+        | (uci.promotion.map_or(0, |r| r as u16)) << 12
+}
+
+/// The legal-move cache of the current position and emptied ones kept for reuse.
+#[derive(Default)]
+struct LegalSlot {
+    current: Option<Box<LegalCache>>,
+    /// Boxed: a cache moves between this list, `current` and the stack of saved ones by its
+    /// pointer, not by its few hundred bytes.
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<LegalCache>>,
+}
+
+impl LegalSlot {
+    /// The cache of `board` with `extras`, listed now unless it is current.
+    fn get(&mut self, board: &CoreBoard, variant: Variant, extras: Extras) -> &mut LegalCache {
+        let cache = match self.current.take() {
+            Some(cache) if cache.is_for(board, &extras) => cache,
+            stale => {
+                let mut cache = stale
+                    .or_else(|| self.spare.pop())
+                    .unwrap_or_else(|| LegalCache::empty(variant));
+                cache.fill(board, variant, extras);
+                cache
+            }
+        };
+        self.current.insert(cache)
+    }
+
+    /// Keeps `cache`'s storage for a later position.
+    fn retire(&mut self, cache: Box<LegalCache>) {
+        if self.spare.len() < SPARE_CACHES {
+            self.spare.push(cache);
+        }
+    }
 }
 
 /// The variant a class plays, from its `uci_variant` attribute.
@@ -145,38 +282,75 @@ impl VariantBoard {
         CoreVariantBoard::from_parts(board, variant, checks, pockets)
     }
 
-    /// Calls `f` with the legal moves of `position` (the current one), listed once per
-    /// position.
-    fn with_legal<R>(&self, position: &CoreVariantBoard, f: impl FnOnce(&[CoreMove]) -> R) -> R {
-        let mut cache = self.legal.lock().unwrap_or_else(PoisonError::into_inner);
-        if !matches!(cache.as_deref(), Some(c) if c.position == *position) {
-            *cache = Some(Box::new(LegalCache {
-                position: position.clone(),
-                moves: position.legal_moves().to_vec(),
-            }));
+    /// Calls `f` with the legal-move cache of the current position (its moves listed once
+    /// per position).
+    fn with_legal<R>(slf: &PyRef<'_, Self>, f: impl FnOnce(&mut LegalCache) -> R) -> R {
+        let board = slf.as_super().board();
+        let (variant, extras) = (slf.variant, slf.extras());
+        match slf.legal.try_lock() {
+            Ok(mut slot) => f(slot.get(board, variant, extras)),
+            Err(TryLockError::Poisoned(poisoned)) => {
+                f(poisoned.into_inner().get(board, variant, extras))
+            }
+            // Asked again while `f` runs (Python code run by a garbage collection that `f`'s
+            // allocations started): listed aside.
+            Err(TryLockError::WouldBlock) => {
+                let mut cache = LegalCache::empty(variant);
+                cache.fill(board, variant, extras);
+                f(&mut cache)
+            }
         }
-        let moves = cache.as_ref().map_or(&[][..], |c| &c.moves[..]);
-        f(moves)
+    }
+
+    /// The legal move `uci` stands for (None: the null move or an illegal move), from a
+    /// mutable borrow; the current position's cache stays current.
+    fn find_mut(slf: &mut PyRefMut<'_, Self>, uci: UciMove) -> Option<CoreMove> {
+        let (variant, extras) = (slf.variant, slf.extras());
+        let slot = slf.legal.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let current = slot.current.take();
+        let mut cache = match current {
+            Some(cache) if cache.is_for(slf.as_super().board(), &extras) => cache,
+            stale => {
+                let slot = slf.legal.get_mut().unwrap_or_else(PoisonError::into_inner);
+                let mut cache = stale
+                    .or_else(|| slot.spare.pop())
+                    .unwrap_or_else(|| LegalCache::empty(variant));
+                cache.fill(slf.as_super().board(), variant, extras);
+                cache
+            }
+        };
+        let found = cache.find(uci);
+        slf.legal
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .current = Some(cache);
+        found
     }
 
     /// The legal move (or null move) `uci` stands for, `text` naming it in the error.
     fn resolve_cached(
-        &self,
-        position: &CoreVariantBoard,
+        slf: &PyRef<'_, Self>,
         uci: UciMove,
         text: impl FnOnce() -> String,
     ) -> Result<CoreMove> {
         if uci.is_null() {
             return Ok(CoreMove::NULL);
         }
-        self.with_legal(position, |legal| position.find_in(legal, uci))
-            .ok_or_else(|| {
-                MoveError::Illegal {
-                    text: text(),
-                    fen: position.fen(),
-                }
-                .into()
-            })
+        VariantBoard::with_legal(slf, |cache| cache.find(uci))
+            .ok_or_else(|| illegal(&VariantBoard::position(slf), text()))
+    }
+
+    /// [`VariantBoard::resolve_cached`] from a mutable borrow.
+    fn resolve_mut(
+        slf: &mut PyRefMut<'_, Self>,
+        uci: UciMove,
+        text: impl FnOnce() -> String,
+    ) -> Result<CoreMove> {
+        if uci.is_null() {
+            return Ok(CoreMove::NULL);
+        }
+        VariantBoard::find_mut(slf, uci)
+            .ok_or_else(|| illegal(&VariantBoard::position_mut(slf), text()))
     }
 
     fn extras(&self) -> Extras {
@@ -192,39 +366,107 @@ impl VariantBoard {
     fn set_position(slf: &mut PyRefMut<'_, Self>, position: CoreVariantBoard) {
         slf.set_extras((position.remaining_checks(), *position.pockets()));
         slf.history.clear();
-        slf.legal_stack.clear();
+        let stacked = std::mem::take(&mut slf.legal_stack);
+        let slot = slf.legal.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for cache in stacked.into_iter().flatten() {
+            slot.retire(cache);
+        }
         let board = position.into_board();
         **slf.as_super() = Board::new_game(board);
+        VariantBoard::sync_repetition(slf);
     }
 
-    /// Plays the legal move (or null move) `m` of `position`, the current position.
-    fn play(slf: &mut PyRefMut<'_, Self>, py: Python<'_>, position: CoreVariantBoard, m: CoreMove) {
+    /// Does python-chess's repetition key of this variant add to the board's
+    /// (`_transposition_key`: Three-check's counters, Crazyhouse's pockets and promoted
+    /// pieces)?
+    fn keys_extras(variant: Variant) -> bool {
+        matches!(variant, Variant::ThreeCheck | Variant::Crazyhouse)
+    }
+
+    /// Tells the `Board` part's game what the variant's repetition key adds to the board's
+    /// and which moves end a reversible sequence (Crazyhouse: only a loss of castling rights,
+    /// python-chess's `is_irreversible` there), for the current position.
+    fn sync_repetition(slf: &mut PyRefMut<'_, Self>) {
+        let variant = slf.variant;
+        if !VariantBoard::keys_extras(variant) {
+            return;
+        }
+        let (checks, pockets) = slf.extras();
+        let segments = if variant == Variant::Crazyhouse {
+            Segments::CastlingRights
+        } else {
+            Segments::Chess
+        };
+        let py = slf.py();
+        let mut game = slf.as_super().game_mut(py);
+        let extra = CoreVariantBoard::repetition_extra_of(variant, game.board(), checks, &pockets);
+        game.set_segments(segments);
+        game.set_extra_key(extra);
+    }
+
+    /// Plays the legal move (or null move) `m` of the current position, where the board lies
+    /// (the core's variant rules on the `Board` part's game, which keeps the position before
+    /// it for `pop`).
+    fn play(slf: &mut PyRefMut<'_, Self>, py: Python<'_>, m: CoreMove) {
+        let variant = slf.variant;
+        // Only Three-check and Crazyhouse have extras that a move changes (and that `pop`
+        // must restore); the other variants keep none (`CoreVariantBoard::from_parts`).
+        let extras = VariantBoard::keys_extras(variant);
         let before = slf.extras();
-        slf.history.push(before);
+        if extras {
+            slf.history.push(before);
+        }
         let cached = slf
             .legal
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
+            .current
             .take();
         slf.legal_stack.push(cached);
         if m.is_null() {
             slf.as_super().game_mut(py).play(m);
             return;
         }
-        let mut after = position;
-        after.play_unchecked(m);
-        slf.set_extras((after.remaining_checks(), *after.pockets()));
-        slf.as_super().game_mut(py).play_to(m, after.into_board());
+        if !extras {
+            let (mut checks, mut pockets) = ([3, 3], NO_POCKETS);
+            slf.as_super().game_mut(py).play_with(m, |board, m| {
+                CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
+            });
+            return;
+        }
+        // The extras as the core's position keeps them (`CoreVariantBoard::from_parts`).
+        let (mut checks, mut pockets) = before;
+        if variant != Variant::ThreeCheck {
+            checks = [3, 3];
+        }
+        if variant != Variant::Crazyhouse {
+            pockets = NO_POCKETS;
+        }
+        {
+            let mut game = slf.as_super().game_mut(py);
+            game.play_with(m, |board, m| {
+                CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
+            });
+            let extra =
+                CoreVariantBoard::repetition_extra_of(variant, game.board(), checks, &pockets);
+            game.set_extra_key(extra);
+        }
+        slf.set_extras((checks, pockets));
     }
 
     /// The legal move (or null move) `r#move` stands for.
-    fn resolve(&self, position: &CoreVariantBoard, r#move: &Bound<'_, PyAny>) -> Result<CoreMove> {
+    fn resolve(slf: &PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<CoreMove> {
         let uci = move_arg(r#move)?;
-        self.resolve_cached(position, uci, || {
-            r#move
-                .str()
-                .map_or_else(|_| uci.to_string(), |s| s.to_string())
-        })
+        VariantBoard::resolve_cached(slf, uci, || shown(r#move, uci))
+    }
+
+    /// [`VariantBoard::resolve`] from a mutable borrow.
+    fn resolve_arg_mut(
+        slf: &mut PyRefMut<'_, Self>,
+        r#move: &Bound<'_, PyAny>,
+    ) -> Result<CoreMove> {
+        let uci = move_arg(r#move)?;
+        VariantBoard::resolve_mut(slf, uci, || shown(r#move, uci))
     }
 
     /// The extras of the root position (the current ones when the history was cut).
@@ -256,6 +498,7 @@ impl VariantBoard {
             this.set_extras(extras);
             this.history = history;
             **this.as_super() = board;
+            VariantBoard::sync_repetition(&mut this);
         }
         Ok(instance.unbind())
     }
@@ -287,6 +530,22 @@ impl VariantBoard {
             _ => fen.to_string(),
         }
     }
+}
+
+/// The error refusing the move shown as `text` in `position`.
+fn illegal(position: &CoreVariantBoard, text: String) -> crate::errors::Error {
+    MoveError::Illegal {
+        text,
+        fen: position.fen(),
+    }
+    .into()
+}
+
+/// How a `Move` argument is named in an error (its `str`, else its UCI).
+fn shown(r#move: &Bound<'_, PyAny>, uci: UciMove) -> String {
+    r#move
+        .str()
+        .map_or_else(|_| uci.to_string(), |s| s.to_string())
 }
 
 /// The legal move (or null move) `uci` stands for in `position`.
@@ -321,15 +580,18 @@ fn in_masks(m: CoreMove, from_mask: u64, to_mask: u64) -> bool {
     Bitboard(from_mask).contains(m.from) && Bitboard(to_mask).contains(m.to)
 }
 
-fn moves_list(
-    py: Python<'_>,
-    position: &CoreVariantBoard,
-    moves: impl IntoIterator<Item = CoreMove>,
-) -> PyResult<Py<PyAny>> {
-    let objects = moves
-        .into_iter()
-        .map(|m| py_move(py, position, m))
-        .collect::<PyResult<Vec<_>>>()?;
+/// A Python iterator over `moves` of `board` (drops included), built at their known length.
+fn moves_list(py: Python<'_>, board: &CoreBoard, moves: &[CoreMove]) -> PyResult<Py<PyAny>> {
+    let objects = moves.iter().map(|&m| {
+        intern(
+            py,
+            if m.is_null() {
+                UciMove::NULL
+            } else {
+                board.uci(m)
+            },
+        )
+    });
     Ok(PyList::new(py, objects)?
         .into_any()
         .try_iter()?
@@ -356,7 +618,7 @@ impl VariantBoard {
                     remaining_checks: [3, 3],
                     pockets: NO_POCKETS,
                     history: Vec::new(),
-                    legal: Mutex::new(None),
+                    legal: Mutex::new(LegalSlot::default()),
                     legal_stack: Vec::new(),
                 },
             ),
@@ -390,6 +652,22 @@ impl VariantBoard {
         Ok(())
     }
 
+    /// Gives each subclass descriptors of its own for the fast ``push`` and ``pop`` (see
+    /// ``install_subclass_methods``); keyword arguments go on to ``object``.
+    #[classmethod]
+    #[pyo3(signature = (**kwargs))]
+    fn __init_subclass__(
+        cls: &Bound<'_, PyType>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        // `object.__init_subclass__`: refuses keyword arguments, as without this method.
+        cls.py()
+            .get_type::<PyAny>()
+            .getattr("__init_subclass__")?
+            .call((), kwargs)?;
+        install_subclass_methods(cls)
+    }
+
     /// The legal moves, as a lazy view (``count()``, ``in``, iteration).
     #[getter]
     fn legal_moves(slf: &Bound<'_, Self>) -> super::LegalMoveGenerator {
@@ -410,15 +688,15 @@ impl VariantBoard {
         from_mask: u64,
         to_mask: u64,
     ) -> PyResult<Py<PyAny>> {
-        let position = VariantBoard::position(&slf);
-        let moves: Vec<CoreMove> = slf.with_legal(&position, |legal| {
-            legal
+        let moves: Vec<CoreMove> = VariantBoard::with_legal(&slf, |cache| {
+            cache
+                .moves
                 .iter()
                 .copied()
                 .filter(|&m| in_masks(m, from_mask, to_mask))
                 .collect()
         });
-        moves_list(py, &position, moves)
+        moves_list(py, slf.as_super().board(), &moves)
     }
 
     /// The legal captures from ``from_mask`` to ``to_mask``.
@@ -438,7 +716,7 @@ impl VariantBoard {
             .filter(|&m| in_masks(m, from_mask, to_mask))
             .filter(|&m| !m.is_drop() && board.is_capture_move(board.uci(m)))
             .collect();
-        moves_list(py, &position, moves)
+        moves_list(py, board, &moves)
     }
 
     /// The pseudo-legal moves: the standard board's, with the variant's legal moves that it
@@ -461,14 +739,15 @@ impl VariantBoard {
                 moves.push(m);
             }
         }
-        moves_list(py, &position, moves)
+        moves_list(py, position.board(), &moves)
     }
 
     /// Is the move legal here?
     fn is_legal(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let uci = move_arg(r#move)?;
-        let position = VariantBoard::position(&slf);
-        Ok(slf.with_legal(&position, |legal| position.find_in(legal, uci).is_some()))
+        Ok(VariantBoard::with_legal(&slf, |cache| {
+            cache.find(uci).is_some()
+        }))
     }
 
     /// Is the move pseudo-legal here (a drop: a piece in hand onto an empty square, pawns not
@@ -504,7 +783,7 @@ impl VariantBoard {
         let position = VariantBoard::position_mut(&mut slf);
         let m = position.parse_san(san)?.unwrap_or(CoreMove::NULL);
         let shown = py_move(py, &position, m)?;
-        VariantBoard::play(&mut slf, py, position, m);
+        VariantBoard::play(&mut slf, py, m);
         Ok(shown)
     }
 
@@ -521,10 +800,9 @@ impl VariantBoard {
     ///
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn push_uci(mut slf: PyRefMut<'_, Self>, py: Python<'_>, uci: &str) -> Result<Py<Move>> {
-        let position = VariantBoard::position_mut(&mut slf);
-        let m = slf.resolve_cached(&position, uci_text(uci)?, || uci.to_string())?;
-        let shown = py_move(py, &position, m)?;
-        VariantBoard::play(&mut slf, py, position, m);
+        let m = VariantBoard::resolve_mut(&mut slf, uci_text(uci)?, || uci.to_string())?;
+        let shown = py_move(py, &VariantBoard::position_mut(&mut slf), m)?;
+        VariantBoard::play(&mut slf, py, m);
         Ok(shown)
     }
 
@@ -532,9 +810,8 @@ impl VariantBoard {
     ///
     /// :raises: :exc:`InvalidMoveError` for malformed text, :exc:`IllegalMoveError` if illegal.
     fn parse_uci(slf: PyRef<'_, Self>, py: Python<'_>, uci: &str) -> Result<Py<Move>> {
-        let position = VariantBoard::position(&slf);
-        let m = slf.resolve_cached(&position, uci_text(uci)?, || uci.to_string())?;
-        Ok(py_move(py, &position, m)?)
+        let m = VariantBoard::resolve_cached(&slf, uci_text(uci)?, || uci.to_string())?;
+        Ok(py_move(py, &VariantBoard::position(&slf), m)?)
     }
 
     /// SAN of a legal move, python-chess's way for the variant (``#`` after a variant win or
@@ -542,35 +819,31 @@ impl VariantBoard {
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
     fn san(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
-        let position = VariantBoard::position(&slf);
-        let m = slf.resolve(&position, r#move)?;
-        Ok(position.san(m))
+        let m = VariantBoard::resolve(&slf, r#move)?;
+        Ok(VariantBoard::position(&slf).san(m))
     }
 
     /// Long algebraic notation of a legal move.
     ///
     /// :raises: :exc:`IllegalMoveError` if the move is not legal.
     fn lan(slf: PyRef<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
-        let position = VariantBoard::position(&slf);
-        let m = slf.resolve(&position, r#move)?;
-        Ok(position.lan(m))
+        let m = VariantBoard::resolve(&slf, r#move)?;
+        Ok(VariantBoard::position(&slf).lan(m))
     }
 
     /// SAN of a legal move, then plays it.
     fn san_and_push(mut slf: PyRefMut<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
-        let position = VariantBoard::position_mut(&mut slf);
-        let m = slf.resolve(&position, r#move)?;
-        let san = position.san(m);
-        VariantBoard::play(&mut slf, r#move.py(), position, m);
+        let m = VariantBoard::resolve_arg_mut(&mut slf, r#move)?;
+        let san = VariantBoard::position_mut(&mut slf).san(m);
+        VariantBoard::play(&mut slf, r#move.py(), m);
         Ok(san)
     }
 
     /// LAN of a legal move, then plays it.
     fn lan_and_push(mut slf: PyRefMut<'_, Self>, r#move: &Bound<'_, PyAny>) -> Result<String> {
-        let position = VariantBoard::position_mut(&mut slf);
-        let m = slf.resolve(&position, r#move)?;
-        let lan = position.lan(m);
-        VariantBoard::play(&mut slf, r#move.py(), position, m);
+        let m = VariantBoard::resolve_arg_mut(&mut slf, r#move)?;
+        let lan = VariantBoard::position_mut(&mut slf).lan(m);
+        VariantBoard::play(&mut slf, r#move.py(), m);
         Ok(lan)
     }
 
@@ -637,7 +910,7 @@ impl VariantBoard {
     }
 
     fn is_check(slf: PyRef<'_, Self>) -> bool {
-        VariantBoard::position(&slf).is_check()
+        CoreVariantBoard::is_check_of(slf.variant, slf.as_super().board())
     }
 
     fn is_checkmate(slf: PyRef<'_, Self>) -> bool {
@@ -747,6 +1020,32 @@ impl VariantBoard {
         })
     }
 
+    /// May the side to move claim a draw by threefold repetition, now or by announcing a
+    /// legal move of the variant that repeats a position for the third time (positions
+    /// compared by the variant's repetition key, as python-chess's ``_transposition_key``:
+    /// Three-check's counters, Crazyhouse's pockets and promoted pieces count)?
+    fn can_claim_threefold_repetition(slf: PyRef<'_, Self>) -> bool {
+        let game = &slf.as_super().game;
+        if game.is_repetition(3) {
+            return true;
+        }
+        let position = VariantBoard::position(&slf);
+        let moves = VariantBoard::with_legal(&slf, |cache| cache.moves.clone());
+        moves.into_iter().any(|m| {
+            let after = position.after(m);
+            game.occurred_twice(Game::repetition_key_with(
+                after.board(),
+                after.repetition_extra(),
+            ))
+        })
+    }
+
+    /// Either claimable draw: the fifty-move rule or threefold repetition.
+    fn can_claim_draw(slf: PyRef<'_, Self>) -> bool {
+        slf.as_super().game.can_claim_fifty_moves()
+            || VariantBoard::can_claim_threefold_repetition(slf)
+    }
+
     /// Is the fifty-move clock at 150 half-moves with a legal move left (never in
     /// Crazyhouse)?
     fn is_seventyfive_moves(slf: PyRef<'_, Self>) -> bool {
@@ -765,7 +1064,7 @@ impl VariantBoard {
         claim_draw: bool,
     ) -> PyResult<Option<Py<PyAny>>> {
         let position = VariantBoard::position(&slf);
-        let has_legal_moves = || slf.with_legal(&position, |legal| !legal.is_empty());
+        let has_legal_moves = || VariantBoard::with_legal(&slf, |cache| !cache.moves.is_empty());
         let (termination, winner) = match position.outcome_with(has_legal_moves) {
             Some(outcome) => (outcome.termination, outcome.winner),
             None => {
@@ -954,6 +1253,7 @@ impl VariantBoard {
         let mut this = slf.try_borrow_mut()?;
         this.set_extras((position.remaining_checks(), *position.pockets()));
         this.history.clear();
+        VariantBoard::sync_repetition(&mut this);
         Ok(operations)
     }
 
@@ -1004,6 +1304,7 @@ impl VariantBoard {
         let mut this = slf.try_borrow_mut()?;
         this.set_extras(([3, 3], NO_POCKETS));
         this.history.clear();
+        VariantBoard::sync_repetition(&mut this);
         Ok(())
     }
 
@@ -1017,6 +1318,7 @@ impl VariantBoard {
         let mut this = slf.try_borrow_mut()?;
         this.set_extras(([3, 3], NO_POCKETS));
         this.history.clear();
+        VariantBoard::sync_repetition(&mut this);
         Ok(())
     }
 
@@ -1148,8 +1450,9 @@ impl VariantBoard {
     }
 
     #[setter(_remaining_checks)]
-    fn set_remaining_checks(&mut self, checks: (i64, i64)) {
-        self.remaining_checks = [checks.0, checks.1];
+    fn set_remaining_checks(mut slf: PyRefMut<'_, Self>, checks: (i64, i64)) {
+        slf.remaining_checks = [checks.0, checks.1];
+        VariantBoard::sync_repetition(&mut slf);
     }
 
     /// Crazyhouse: the pieces in hand of ``color``, counted by piece type (pawn first).
@@ -1158,8 +1461,9 @@ impl VariantBoard {
     }
 
     /// Crazyhouse: sets the pieces in hand of ``color`` (six counts, pawn first).
-    fn _set_pocket_counts(&mut self, color: bool, counts: [u32; 6]) {
-        self.pockets[color_arg(color).index()] = counts;
+    fn _set_pocket_counts(mut slf: PyRefMut<'_, Self>, color: bool, counts: [u32; 6]) {
+        slf.pockets[color_arg(color).index()] = counts;
+        VariantBoard::sync_repetition(&mut slf);
     }
 
     /// Crazyhouse: the squares a piece may be dropped on (empty, and between the king and a
@@ -1189,7 +1493,7 @@ impl VariantBoard {
             .copied()
             .filter(|&m| m.is_drop() && Bitboard(to_mask).contains(m.to))
             .collect();
-        moves_list(py, &position, moves)
+        moves_list(py, position.board(), &moves)
     }
 
     /// Crazyhouse: the drops of pieces in hand onto empty squares of ``to_mask`` (pawns not
@@ -1228,7 +1532,7 @@ impl VariantBoard {
                 }
             }
         }
-        moves_list(py, &position, moves)
+        moves_list(py, board, &moves)
     }
 }
 
@@ -1256,8 +1560,7 @@ pub(crate) fn play_if_variant(board: &Bound<'_, Board>, m: CoreMove) -> PyResult
         return Ok(false);
     };
     let mut this = variant.try_borrow_mut()?;
-    let position = VariantBoard::position_mut(&mut this);
-    VariantBoard::play(&mut this, board.py(), position, m);
+    VariantBoard::play(&mut this, board.py(), m);
     Ok(true)
 }
 
@@ -1285,9 +1588,8 @@ unsafe fn push_body<'py>(
     // SAFETY: the caller guarantees that `slf` is a `VariantBoard`.
     let board = unsafe { slf.cast_unchecked::<VariantBoard>() };
     let mut this = board.try_borrow_mut()?;
-    let position = VariantBoard::position_mut(&mut this);
-    let m = this.resolve(&position, &r#move)?;
-    VariantBoard::play(&mut this, slf.py(), position, m);
+    let m = VariantBoard::resolve_arg_mut(&mut this, &r#move)?;
+    VariantBoard::play(&mut this, slf.py(), m);
     Ok(slf.py().None())
 }
 
@@ -1308,7 +1610,10 @@ unsafe fn pop_body(slf: Borrowed<'_, '_, PyAny>) -> PyResult<Py<PyAny>> {
         this.set_extras(extras);
     }
     if let Some(cached) = this.legal_stack.pop() {
-        *this.legal.get_mut().unwrap_or_else(PoisonError::into_inner) = cached;
+        let slot = this.legal.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if let Some(replaced) = std::mem::replace(&mut slot.current, cached) {
+            slot.retire(replaced);
+        }
     }
     let uci = if m.is_null() {
         UciMove::NULL
@@ -1321,6 +1626,9 @@ unsafe fn pop_body(slf: Borrowed<'_, '_, PyAny>) -> PyResult<Py<PyAny>> {
 one_arg_method!(PUSH => push_body);
 no_arg_method!(POP => pop_body);
 
+/// The definitions of the fast `push` and `pop`, for the subclasses' own descriptors.
+static FAST_METHODS: OnceLock<[MethodDef; 2]> = OnceLock::new();
+
 /// Puts `push` and `pop` on `VariantBoard` with CPython's cheapest calling conventions, as
 /// `Board`'s (`fast.rs`).
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
@@ -1328,23 +1636,57 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     // SAFETY: `PUSH` and `POP` cast `self` to `VariantBoard`, and they are installed on
     // `VariantBoard` itself, whose method descriptors let CPython call them only with a
     // `VariantBoard` (or a subclass instance) as `self`.
-    unsafe {
-        fast_methods::install(
-            &class,
-            c"push",
-            c"push($self, move, /)\n--\n\nPlays a legal move of the variant (or \
+    let definitions = unsafe {
+        [
+            fast_methods::install(
+                &class,
+                c"push",
+                c"push($self, move, /)\n--\n\nPlays a legal move of the variant (or \
 ``Move.null()``).\n\n:raises: :exc:`IllegalMoveError` if the move is not legal in the variant; \
 the board is unchanged.",
-            PUSH,
-        )?;
-        fast_methods::install(
-            &class,
-            c"pop",
-            c"pop($self, /)\n--\n\nTakes back the last move and returns it.\n\n\
+                PUSH,
+            )?,
+            fast_methods::install(
+                &class,
+                c"pop",
+                c"pop($self, /)\n--\n\nTakes back the last move and returns it.\n\n\
 :raises: :exc:`IndexError` if no move was played.",
-            POP,
-        )
+                POP,
+            )?,
+        ]
+    };
+    // A second module initialisation (a subinterpreter) installs the same functions.
+    let _ = FAST_METHODS.set(definitions);
+    Ok(())
+}
+
+/// Gives the Python subclass `cls` descriptors of its own for the fast `push` and `pop`
+/// where it inherits `VariantBoard`'s: CPython specialises a call of a method descriptor
+/// only for instances of exactly the descriptor's class, so `AtomicBoard().push(m)` through
+/// `VariantBoard`'s descriptor took the generic calling path (about 75 instructions more per
+/// `push`/`pop` pair, callgrind). A method the subclass defines itself, or inherits from a
+/// class between, is left alone.
+fn install_subclass_methods(cls: &Bound<'_, PyType>) -> PyResult<()> {
+    let Some(definitions) = FAST_METHODS.get() else {
+        return Ok(());
+    };
+    let base = cls.py().get_type::<VariantBoard>();
+    for (definition, name) in definitions.iter().zip(["push", "pop"]) {
+        let inherited = cls.getattr(name)?;
+        let ours = inherited
+            .getattr("__objclass__")
+            .ok()
+            .and_then(|owner| owner.cast_into::<PyType>().ok())
+            .is_some_and(|owner| owner.is(&base) || owner.is_subclass(&base).unwrap_or(false))
+            && inherited.get_type().name()?.to_cow()? == "method_descriptor";
+        if ours {
+            // SAFETY: `cls` is a subclass of `VariantBoard` (its `__init_subclass__` runs
+            // this), so every instance CPython passes as `self` is a `VariantBoard`, which
+            // `PUSH` and `POP` require.
+            unsafe { fast_methods::install_def(cls, *definition)? };
+        }
     }
+    Ok(())
 }
 
 /// The legal moves of the variant board `board`, as an iterator over `Move`s (its
@@ -1352,15 +1694,15 @@ the board is unchanged.",
 pub(crate) fn legal_moves_iter(board: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let variant = board.cast::<VariantBoard>()?;
     let this = variant.try_borrow()?;
-    let position = VariantBoard::position(&this);
-    let moves = this.with_legal(&position, <[CoreMove]>::to_vec);
-    moves_list(board.py(), &position, moves)
+    let py = board.py();
+    VariantBoard::with_legal(&this, |cache| {
+        moves_list(py, cache.position.board(), &cache.moves)
+    })
 }
 
 /// How many legal moves the variant board `board` has (its `legal_moves` view's `len`).
 pub(crate) fn legal_moves_count(board: &Bound<'_, PyAny>) -> PyResult<usize> {
     let variant = board.cast::<VariantBoard>()?;
     let this = variant.try_borrow()?;
-    let position = VariantBoard::position(&this);
-    Ok(this.with_legal(&position, <[CoreMove]>::len))
+    Ok(VariantBoard::with_legal(&this, |cache| cache.moves.len()))
 }
