@@ -227,3 +227,31 @@ def test_pickles_keep_the_variant_and_the_moves(name: str) -> None:
     assert again.fen() == board.fen()
     assert again.move_stack == board.move_stack
     assert again.root() == board.root()
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_fifty_move_claims_by_the_variants_moves(name: str) -> None:
+    """is_fifty_moves, can_claim_fifty_moves, can_claim_draw and outcome(claim_draw=True)
+    as python-chess's variant boards answer them, at half-move clocks of 98-100 on positions
+    of random games (Antichess's forced captures and Crazyhouse's missing rule included)."""
+    import random
+
+    rng = random.Random(len(name))
+    ours_class, theirs_class = variant.find_variant(name), chess.variant.find_variant(name)
+    checked = 0
+    for _ in range(25):
+        theirs = theirs_class()
+        for _ in range(rng.randrange(4, 60)):
+            if theirs.is_game_over():
+                break
+            theirs.push(rng.choice(list(theirs.legal_moves)))
+        for clock in (98, 99, 100):
+            theirs.halfmove_clock = clock
+            fen = theirs.fen()
+            board, ours = theirs_class(fen), ours_class(fen)
+            for method in ("is_fifty_moves", "can_claim_fifty_moves", "can_claim_draw"):
+                assert getattr(ours, method)() == getattr(board, method)(), (fen, method)
+            mine, oracle = ours.outcome(claim_draw=True), board.outcome(claim_draw=True)
+            assert (mine and mine.termination.name) == (oracle and oracle.termination.name), fen
+            checked += board.can_claim_fifty_moves()
+    assert checked or name == "crazyhouse"

@@ -275,6 +275,46 @@ impl VariantBoard {
         CoreVariantBoard::from_parts(board, slf.variant, slf.remaining_checks, slf.pockets)
     }
 
+    /// Has the fifty-move clock reached 100 with a legal move left, by the variant's rules?
+    fn fifty_moves_now(slf: &PyRef<'_, Self>) -> bool {
+        slf.variant != Variant::Crazyhouse
+            && slf.as_super().board().halfmove_clock() >= 100
+            && VariantBoard::with_legal(slf, |cache| !cache.moves.is_empty())
+    }
+
+    /// python-chess's ``can_claim_fifty_moves`` with the variant's legal moves.
+    fn fifty_moves_claim(slf: &PyRef<'_, Self>) -> bool {
+        if slf.variant == Variant::Crazyhouse || slf.as_super().board().halfmove_clock() < 99 {
+            return false;
+        }
+        if VariantBoard::fifty_moves_now(slf) {
+            return true;
+        }
+        let position = VariantBoard::position(slf);
+        let moves = VariantBoard::with_legal(slf, |cache| cache.moves.clone());
+        moves.into_iter().any(|m| {
+            let after = position.after(m);
+            after.board().halfmove_clock() >= 100 && after.has_legal_moves()
+        })
+    }
+
+    /// python-chess's ``can_claim_threefold_repetition`` by the variant's key and moves.
+    fn threefold_claim(slf: &PyRef<'_, Self>) -> bool {
+        let game = &slf.as_super().game;
+        if game.is_repetition(3) {
+            return true;
+        }
+        let position = VariantBoard::position(slf);
+        let moves = VariantBoard::with_legal(slf, |cache| cache.moves.clone());
+        moves.into_iter().any(|m| {
+            let after = position.after(m);
+            game.occurred_twice(Game::repetition_key_with(
+                after.board(),
+                after.repetition_extra(),
+            ))
+        })
+    }
+
     /// The position, from a mutable borrow.
     fn position_mut(slf: &mut PyRefMut<'_, Self>) -> CoreVariantBoard {
         let (variant, checks, pockets) = (slf.variant, slf.remaining_checks, slf.pockets);
@@ -1020,30 +1060,29 @@ impl VariantBoard {
         })
     }
 
+    /// Has the fifty-move clock reached 100 half-moves with a legal move of the variant left?
+    /// Never in Crazyhouse (python-chess: captured pieces stay in play).
+    fn is_fifty_moves(slf: PyRef<'_, Self>) -> bool {
+        VariantBoard::fifty_moves_now(&slf)
+    }
+
+    /// May the side to move claim the fifty-move rule, now or by announcing a legal move of
+    /// the variant after which it holds (never in Crazyhouse)?
+    fn can_claim_fifty_moves(slf: PyRef<'_, Self>) -> bool {
+        VariantBoard::fifty_moves_claim(&slf)
+    }
+
     /// May the side to move claim a draw by threefold repetition, now or by announcing a
     /// legal move of the variant that repeats a position for the third time (positions
     /// compared by the variant's repetition key, as python-chess's ``_transposition_key``:
     /// Three-check's counters, Crazyhouse's pockets and promoted pieces count)?
     fn can_claim_threefold_repetition(slf: PyRef<'_, Self>) -> bool {
-        let game = &slf.as_super().game;
-        if game.is_repetition(3) {
-            return true;
-        }
-        let position = VariantBoard::position(&slf);
-        let moves = VariantBoard::with_legal(&slf, |cache| cache.moves.clone());
-        moves.into_iter().any(|m| {
-            let after = position.after(m);
-            game.occurred_twice(Game::repetition_key_with(
-                after.board(),
-                after.repetition_extra(),
-            ))
-        })
+        VariantBoard::threefold_claim(&slf)
     }
 
     /// Either claimable draw: the fifty-move rule or threefold repetition.
     fn can_claim_draw(slf: PyRef<'_, Self>) -> bool {
-        slf.as_super().game.can_claim_fifty_moves()
-            || VariantBoard::can_claim_threefold_repetition(slf)
+        VariantBoard::fifty_moves_claim(&slf) || VariantBoard::threefold_claim(&slf)
     }
 
     /// Is the fifty-move clock at 150 half-moves with a legal move left (never in
@@ -1071,8 +1110,10 @@ impl VariantBoard {
                 let game = &slf.as_super().game;
                 if game.is_fivefold_repetition() {
                     (pychess_core::Termination::FivefoldRepetition, None)
-                } else if let Some(claim) = claim_draw.then(|| game.draw_claim()).flatten() {
-                    (claim, None)
+                } else if claim_draw && VariantBoard::fifty_moves_claim(&slf) {
+                    (pychess_core::Termination::FiftyMoves, None)
+                } else if claim_draw && VariantBoard::threefold_claim(&slf) {
+                    (pychess_core::Termination::ThreefoldRepetition, None)
                 } else {
                     return Ok(None);
                 }
