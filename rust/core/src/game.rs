@@ -257,19 +257,25 @@ impl Game {
             .unwrap_or_else(PoisonError::into_inner) = Ledger::default();
     }
 
+    /// Forgets the current position in the repetition ledger if it was counted (the ledger
+    /// counts lazily, up to the last position asked about).
+    fn uncount_current(&mut self) {
+        let ledger = self
+            .ledger
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        if ledger.positions.len() == self.stack.len() {
+            ledger.uncount_last();
+        }
+    }
+
     /// The current position's repetition key changed: re-key the root, or count the position
     /// again when next asked.
     fn rekey_current(&mut self) {
         if self.stack.is_empty() {
             self.root_record.key = self.board.repetition_key() ^ self.extra;
         } else {
-            let ledger = self
-                .ledger
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner);
-            if ledger.positions.len() == self.stack.len() {
-                ledger.uncount_last();
-            }
+            self.uncount_current();
         }
     }
 
@@ -619,13 +625,7 @@ impl Game {
 
     /// Takes back the last move.
     pub fn pop(&mut self) -> Option<Move> {
-        let ledger = self
-            .ledger
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner);
-        if ledger.positions.len() == self.stack.len() {
-            ledger.uncount_last();
-        }
+        self.uncount_current();
         let ply = self.stack.pop()?;
         self.board = ply.before;
         self.extra = ply.extra_before;
