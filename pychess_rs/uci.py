@@ -70,6 +70,7 @@ from ._core import (
     uci_options,
     variant_position,
 )
+from .variant import VARIANTS
 
 if TYPE_CHECKING:
     from ._core import SearcherOptions
@@ -127,18 +128,11 @@ class _Combo:
 
 _Option = Union[_Spin, _Check, _Text, _Button, _Combo]
 
-#: ``UCI_Variant``'s values: Fairy-Stockfish's names of the variants the core plays.
+#: ``UCI_Variant``'s values: Fairy-Stockfish's names (the boards' ``uci_variant``) of the
+#: variants the core plays, chess first.
 _VARIANTS = (
     "chess",
-    "3check",
-    "antichess",
-    "atomic",
-    "crazyhouse",
-    "giveaway",
-    "horde",
-    "kingofthehill",
-    "racingkings",
-    "suicide",
+    *sorted(board.uci_variant for board in VARIANTS if board.uci_variant != "chess"),
 )
 
 # The options the session keeps for itself: the search never sees them.

@@ -11,24 +11,14 @@ from typing import Any
 from .._book import EngineBook, random_seed
 from .._core import Board, check_uci_option
 from ..engine import Limit
+from ..uci import _VARIANTS as _UCI_VARIANTS
 from . import record
 from .engine_player import LEVELS, EnginePlayer, describe_levels, parse_level
 
 __all__ = ["VARIANTS", "add_arguments", "players", "search_limit", "start_position"]
 
-#: The variants ``--variant`` plays (Fairy-Stockfish's ``UCI_Variant`` names).
-VARIANTS = (
-    "chess",
-    "3check",
-    "antichess",
-    "atomic",
-    "crazyhouse",
-    "giveaway",
-    "horde",
-    "kingofthehill",
-    "racingkings",
-    "suicide",
-)
+#: The variants ``--variant`` plays: the UCI loop's ``UCI_Variant`` values.
+VARIANTS = _UCI_VARIANTS
 
 EPILOG = """\
 examples:
