@@ -252,6 +252,10 @@ impl Board {
         list: &mut MoveList,
         guarded: bool,
     ) {
+        // The clean rights are a subset of the raw ones: none, no castling (most positions).
+        if self.castling.is_empty() {
+            return;
+        }
         let us = self.turn;
         let rank = us.back_rank();
         let backrank = Bitboard::rank(rank);

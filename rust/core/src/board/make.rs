@@ -282,9 +282,28 @@ impl Board {
     /// the mover's king may be left in check, which `was_into_check` then tells.
     pub fn play_pseudo_legal(&mut self, m: Move) {
         let was_regular = self.regular;
+        let mover = self.turn;
         self.play_unchecked(m);
         if was_regular {
-            self.refresh_regular();
+            self.regular = self.stays_regular(mover);
+        }
+    }
+
+    /// Is the board, regular before `mover` played a pseudo-legal move, regular still? On a
+    /// regular board no king can be taken (the side not to move is never in check) and the
+    /// clocks, castling rights and en-passant square stay clean as for a legal move, so only
+    /// a king made by promotion (Antichess) or the mover's own king left attacked can
+    /// break it: a few bitboard tests instead of the full validation.
+    #[inline]
+    fn stays_regular(&self, mover: Color) -> bool {
+        let kings = self.by_role(Role::King);
+        if (kings & self.promoted).nonempty() {
+            return false;
+        }
+        let ours = kings & self.by_color(mover);
+        match ours.first() {
+            Some(king) if !ours.more_than_one() => !self.is_attacked_by(king, self.turn),
+            _ => false,
         }
     }
 
@@ -313,7 +332,48 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::Board;
+    use crate::types::{MoveKind, Role};
+    use crate::{Board, Move};
+
+    /// The regular flag after a pseudo-legal move, kept by `stays_regular`, equals the full
+    /// validation's answer, along every pseudo-legal move (and every promotion to a king, as
+    /// Antichess plays them) to depth 3 of positions with checks, pins, castling and
+    /// promotions.
+    #[test]
+    fn regular_flag_after_pseudo_legal_moves_equals_full_validation() {
+        fn walk(board: &Board, depth: u32, irregular: &mut usize) {
+            if depth == 0 || !board.is_regular() {
+                return;
+            }
+            let mut moves: Vec<Move> = board.pseudo_legal_moves().iter().copied().collect();
+            let kings = moves
+                .iter()
+                .filter(|m| m.promotion() == Some(Role::Queen))
+                .map(|m| Move::new(m.from, m.to, MoveKind::Promotion(Role::King)))
+                .collect::<Vec<_>>();
+            moves.extend(kings);
+            for m in moves {
+                let mut after = board.clone();
+                after.play_pseudo_legal(m);
+                let mut validated = after.clone();
+                validated.refresh_regular();
+                assert_eq!(after.is_regular(), validated.is_regular(), "{m:?} in {board:?}");
+                *irregular += usize::from(!after.is_regular());
+                walk(&after, depth - 1, irregular);
+            }
+        }
+        let mut irregular = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            walk(&Board::from_fen(fen, false).unwrap(), 3, &mut irregular);
+        }
+        // The walk met both answers (moves into check, kings made by promotion).
+        assert!(irregular > 1000, "{irregular}");
+    }
 
     /// Walks every move to depth 3 of tricky positions and checks that the incremental key
     /// equals a fresh computation.

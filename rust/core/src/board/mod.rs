@@ -251,6 +251,29 @@ impl Board {
             & theirs
     }
 
+    /// Does a piece of `attacker` attack `sq`? ([`Board::attackers`] non-empty, with the
+    /// slider lookups made only when a slider of `attacker` stands on a line through `sq`.)
+    #[inline]
+    pub(crate) fn is_attacked_by(&self, sq: Square, attacker: Color) -> bool {
+        let theirs = self.by_color(attacker);
+        let steppers = (attacks::knight(sq) & self.by_role(Role::Knight))
+            | (attacks::king(sq) & self.by_role(Role::King))
+            | (attacks::pawn(!attacker, sq) & self.by_role(Role::Pawn));
+        if (steppers & theirs).nonempty() {
+            return true;
+        }
+        let occupied = self.occupied();
+        let rooks = self.rook_like() & theirs;
+        if (attacks::rook(sq, Bitboard::EMPTY) & rooks).nonempty()
+            && (attacks::rook(sq, occupied) & rooks).nonempty()
+        {
+            return true;
+        }
+        let bishops = self.bishop_like() & theirs;
+        (attacks::bishop(sq, Bitboard::EMPTY) & bishops).nonempty()
+            && (attacks::bishop(sq, occupied) & bishops).nonempty()
+    }
+
     /// Pieces of `attacker` that attack `sq`.
     #[inline]
     pub fn attackers(&self, sq: Square, attacker: Color) -> Bitboard {
@@ -446,6 +469,35 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `is_attacked_by` answers as `attackers` does, for every square and side, along the
+    /// legal moves to depth 2 of positions with every kind of piece on open lines.
+    #[test]
+    fn is_attacked_by_agrees_with_attackers() {
+        fn walk(board: &Board, depth: u32, attacked: &mut usize) {
+            for sq in Bitboard::FULL {
+                for color in Color::ALL {
+                    let expected = board.attackers(sq, color).nonempty();
+                    assert_eq!(board.is_attacked_by(sq, color), expected, "{sq:?} {board:?}");
+                    *attacked += usize::from(expected);
+                }
+            }
+            if depth > 0 {
+                for &m in board.legal_moves().iter() {
+                    walk(&board.after(m), depth - 1, attacked);
+                }
+            }
+        }
+        let mut attacked = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/3q4/8/8/2B5/4K2R w K - 0 1",
+        ] {
+            walk(&Board::from_fen(fen, false).unwrap(), 2, &mut attacked);
+        }
+        assert!(attacked > 10_000, "{attacked}");
+    }
 
     /// Answers checked against python-chess 1.11.2.
     #[test]

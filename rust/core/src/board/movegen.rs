@@ -87,6 +87,15 @@ impl MoveList {
         self.inline.is_empty()
     }
 
+    /// Keeps only the moves `keep` accepts, in their order.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        if self.spilled.is_empty() {
+            self.inline.retain(|m| keep(m));
+        } else {
+            self.spilled.retain(keep);
+        }
+    }
+
     /// Iterates over the moves.
     #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {

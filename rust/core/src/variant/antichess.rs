@@ -5,39 +5,41 @@
 use crate::board::{Board, MoveList};
 use crate::types::{Bitboard, Color, Move, MoveKind, Role};
 
-/// The pseudo-legal moves from `from_mask` to `to_mask` with the king as an ordinary piece:
-/// the standard generator's, castling without safe squares, and promotions to a king too.
-fn pseudo_legal(board: &Board, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
-    // Generated into a list of our own rather than returned: a `MoveList` moved by value
-    // copies its whole inline array.
-    let mut generated = MoveList::new();
-    board.any_pseudo_legal(from_mask, to_mask, &mut generated);
-    for &m in generated.iter() {
-        if m.is_castle() {
-            continue;
+/// The pseudo-legal moves with the king as an ordinary piece: the standard generator's (en
+/// passant included), castling without safe squares, and promotions to a king too.
+fn pseudo_legal(board: &Board, list: &mut MoveList) {
+    board.any_pseudo_legal(Bitboard::FULL, Bitboard::FULL, list);
+    // Castling and promotions are rare: the list is rebuilt only when one is there.
+    if list
+        .iter()
+        .any(|m| m.is_castle() || m.promotion() == Some(Role::Queen))
+    {
+        let generated = std::mem::take(list);
+        for &m in generated.iter() {
+            if m.is_castle() {
+                continue;
+            }
+            if m.promotion() == Some(Role::Queen) {
+                list.push(Move::new(m.from, m.to, MoveKind::Promotion(Role::King)));
+            }
+            list.push(m);
         }
-        if m.promotion() == Some(Role::Queen) {
-            list.push(Move::new(m.from, m.to, MoveKind::Promotion(Role::King)));
-        }
-        list.push(m);
     }
-    if (from_mask & board.by_role(Role::King)).nonempty() {
-        board.castling_guarded(from_mask, to_mask, list, false);
+    if board.by_role(Role::King).nonempty() {
+        board.castling_guarded(Bitboard::FULL, Bitboard::FULL, list, false);
     }
 }
 
 /// The legal moves: the captures if there are any, else every other move.
 pub(super) fn legal_moves(board: &Board) -> MoveList {
+    // One pass over the pieces, then the captures kept if there are any: most positions
+    // have none, and generating captures and quiet moves apart walked the pieces twice.
     let theirs = board.by_color(!board.turn());
+    let is_capture = |m: &Move| theirs.contains(m.to) || m.is_en_passant();
     let mut list = MoveList::new();
-    pseudo_legal(board, Bitboard::FULL, theirs, &mut list);
-    board.any_pseudo_legal_ep(Bitboard::FULL, Bitboard::FULL, &mut list);
-    if list.is_empty() {
-        let mut quiet = MoveList::new();
-        pseudo_legal(board, Bitboard::FULL, !theirs, &mut quiet);
-        for &m in quiet.iter().filter(|m| !m.is_en_passant()) {
-            list.push(m);
-        }
+    pseudo_legal(board, &mut list);
+    if list.iter().any(is_capture) {
+        list.retain(is_capture);
     }
     list
 }

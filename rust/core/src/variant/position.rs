@@ -334,6 +334,21 @@ impl VariantBoard {
         );
     }
 
+    /// Plays the legal move `m` of `variant` on `board` alone: all of a move in the variants
+    /// whose positions are only a board (every one but Three-check and Crazyhouse, whose
+    /// counters and pockets [`VariantBoard::play_parts`] keeps too).
+    #[inline]
+    pub fn play_on_board(variant: Variant, board: &mut Board, m: Move) {
+        if variant == Variant::Atomic {
+            atomic::play(board, m);
+        } else if variant.is_antichess() {
+            // Kings may be taken, promoted to, or left attacked: the general rules.
+            board.play_pseudo_legal(m);
+        } else {
+            board.play_unchecked(m);
+        }
+    }
+
     /// [`VariantBoard::play_unchecked`] on a position held in parts (the board, Three-check's
     /// remaining checks, Crazyhouse's pockets): a caller that keeps the board elsewhere plays
     /// the move where the board lies, without assembling a `VariantBoard` around a copy.
@@ -354,14 +369,7 @@ impl VariantBoard {
                 pocket[role.index()] += 1;
             }
         }
-        if variant == Variant::Atomic {
-            atomic::play(board, m);
-        } else if variant.is_antichess() {
-            // Kings may be taken, promoted to, or left attacked: the general rules.
-            board.play_pseudo_legal(m);
-        } else {
-            board.play_unchecked(m);
-        }
+        VariantBoard::play_on_board(variant, board, m);
         if variant == Variant::ThreeCheck && board.is_check() {
             remaining_checks[mover.index()] -= 1;
         }

@@ -56,6 +56,9 @@ type Extras = ([i64; 2], Pockets);
 
 const NO_POCKETS: Pockets = [[0; 6]; 2];
 
+/// The extras of a position in a variant that keeps none (`CoreVariantBoard::from_parts`).
+const NO_EXTRAS: Extras = ([3, 3], NO_POCKETS);
+
 /// The base class of the variant boards: a `Board` playing `variant`'s rules.
 #[pyclass(module = "pychess_rs._core", name = "VariantBoard", extends = Board, subclass)]
 pub struct VariantBoard {
@@ -105,7 +108,7 @@ impl LegalCache {
                 [3, 3],
                 NO_POCKETS,
             ),
-            extras: ([3, 3], NO_POCKETS),
+            extras: NO_EXTRAS,
             moves: Vec::new(),
             keys: Vec::new(),
             castles: false,
@@ -113,10 +116,11 @@ impl LegalCache {
         })
     }
 
-    /// Is this the cache of `board` with `extras`?
+    /// Is this the cache of `board` with `extras` (None: a variant whose moves depend on the
+    /// board alone)?
     #[inline]
-    fn is_for(&self, board: &CoreBoard, extras: &Extras) -> bool {
-        self.position.board() == board && self.extras == *extras
+    fn is_for(&self, board: &CoreBoard, extras: Option<&Extras>) -> bool {
+        self.position.board() == board && extras.is_none_or(|extras| self.extras == *extras)
     }
 
     /// Lists the legal moves of `board` with `extras` played by `variant`'s rules, reusing
@@ -147,6 +151,7 @@ impl LegalCache {
     /// The legal move `uci` stands for (`VariantBoard::find_in`'s answer): the exact
     /// from/to/promotion when neither a drop nor a castling move can be meant, else the full
     /// rules.
+    #[inline]
     fn find(&mut self, uci: UciMove) -> Option<CoreMove> {
         if uci.is_null() {
             return None;
@@ -183,15 +188,21 @@ struct LegalSlot {
 }
 
 impl LegalSlot {
-    /// The cache of `board` with `extras`, listed now unless it is current.
-    fn get(&mut self, board: &CoreBoard, variant: Variant, extras: Extras) -> &mut LegalCache {
+    /// The cache of `board` with `extras` (see [`VariantBoard::legal_extras`]), listed now
+    /// unless it is current.
+    fn get(
+        &mut self,
+        board: &CoreBoard,
+        variant: Variant,
+        extras: Option<Extras>,
+    ) -> &mut LegalCache {
         let cache = match self.current.take() {
-            Some(cache) if cache.is_for(board, &extras) => cache,
+            Some(cache) if cache.is_for(board, extras.as_ref()) => cache,
             stale => {
                 let mut cache = stale
                     .or_else(|| self.spare.pop())
                     .unwrap_or_else(|| LegalCache::empty(variant));
-                cache.fill(board, variant, extras);
+                cache.fill(board, variant, extras.unwrap_or(NO_EXTRAS));
                 cache
             }
         };
@@ -326,7 +337,7 @@ impl VariantBoard {
     /// per position).
     fn with_legal<R>(slf: &PyRef<'_, Self>, f: impl FnOnce(&mut LegalCache) -> R) -> R {
         let board = slf.as_super().board();
-        let (variant, extras) = (slf.variant, slf.extras());
+        let (variant, extras) = (slf.variant, slf.legal_extras());
         match slf.legal.try_lock() {
             Ok(mut slot) => f(slot.get(board, variant, extras)),
             Err(TryLockError::Poisoned(poisoned)) => {
@@ -336,7 +347,7 @@ impl VariantBoard {
             // allocations started): listed aside.
             Err(TryLockError::WouldBlock) => {
                 let mut cache = LegalCache::empty(variant);
-                cache.fill(board, variant, extras);
+                cache.fill(board, variant, extras.unwrap_or(NO_EXTRAS));
                 f(&mut cache)
             }
         }
@@ -345,17 +356,17 @@ impl VariantBoard {
     /// The legal move `uci` stands for (None: the null move or an illegal move), from a
     /// mutable borrow; the current position's cache stays current.
     fn find_mut(slf: &mut PyRefMut<'_, Self>, uci: UciMove) -> Option<CoreMove> {
-        let (variant, extras) = (slf.variant, slf.extras());
+        let (variant, extras) = (slf.variant, slf.legal_extras());
         let slot = slf.legal.get_mut().unwrap_or_else(PoisonError::into_inner);
         let current = slot.current.take();
         let mut cache = match current {
-            Some(cache) if cache.is_for(slf.as_super().board(), &extras) => cache,
+            Some(cache) if cache.is_for(slf.as_super().board(), extras.as_ref()) => cache,
             stale => {
                 let slot = slf.legal.get_mut().unwrap_or_else(PoisonError::into_inner);
                 let mut cache = stale
                     .or_else(|| slot.spare.pop())
                     .unwrap_or_else(|| LegalCache::empty(variant));
-                cache.fill(slf.as_super().board(), variant, extras);
+                cache.fill(slf.as_super().board(), variant, extras.unwrap_or(NO_EXTRAS));
                 cache
             }
         };
@@ -395,6 +406,14 @@ impl VariantBoard {
 
     fn extras(&self) -> Extras {
         (self.remaining_checks, self.pockets)
+    }
+
+    /// The extras the legal moves depend on: None in the variants that keep none, whose
+    /// moves follow from the board alone (their caches are told apart without comparing
+    /// 64 bytes of constants at every `push`).
+    #[inline]
+    fn legal_extras(&self) -> Option<Extras> {
+        VariantBoard::keys_extras(self.variant).then(|| self.extras())
     }
 
     fn set_extras(&mut self, (checks, pockets): Extras) {
@@ -452,8 +471,8 @@ impl VariantBoard {
         // Only Three-check and Crazyhouse have extras that a move changes (and that `pop`
         // must restore); the other variants keep none (`CoreVariantBoard::from_parts`).
         let extras = VariantBoard::keys_extras(variant);
-        let before = slf.extras();
         if extras {
+            let before = slf.extras();
             slf.history.push(before);
         }
         let cached = slf
@@ -468,14 +487,13 @@ impl VariantBoard {
             return;
         }
         if !extras {
-            let (mut checks, mut pockets) = ([3, 3], NO_POCKETS);
             slf.as_super().game_mut(py).play_with(m, |board, m| {
-                CoreVariantBoard::play_parts(variant, board, &mut checks, &mut pockets, m);
+                CoreVariantBoard::play_on_board(variant, board, m);
             });
             return;
         }
         // The extras as the core's position keeps them (`CoreVariantBoard::from_parts`).
-        let (mut checks, mut pockets) = before;
+        let (mut checks, mut pockets) = slf.extras();
         if variant != Variant::ThreeCheck {
             checks = [3, 3];
         }
@@ -1343,7 +1361,7 @@ impl VariantBoard {
             .getattr("clear_board")?
             .call1((slf,))?;
         let mut this = slf.try_borrow_mut()?;
-        this.set_extras(([3, 3], NO_POCKETS));
+        this.set_extras(NO_EXTRAS);
         this.history.clear();
         VariantBoard::sync_repetition(&mut this);
         Ok(())
@@ -1357,7 +1375,7 @@ impl VariantBoard {
             .getattr("reset_board")?
             .call1((slf,))?;
         let mut this = slf.try_borrow_mut()?;
-        this.set_extras(([3, 3], NO_POCKETS));
+        this.set_extras(NO_EXTRAS);
         this.history.clear();
         VariantBoard::sync_repetition(&mut this);
         Ok(())
