@@ -357,7 +357,11 @@ mod tests {
                 after.play_pseudo_legal(m);
                 let mut validated = after.clone();
                 validated.refresh_regular();
-                assert_eq!(after.is_regular(), validated.is_regular(), "{m:?} in {board:?}");
+                assert_eq!(
+                    after.is_regular(),
+                    validated.is_regular(),
+                    "{m:?} in {board:?}"
+                );
                 *irregular += usize::from(!after.is_regular());
                 walk(&after, depth - 1, irregular);
             }

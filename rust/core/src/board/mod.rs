@@ -478,7 +478,11 @@ mod tests {
             for sq in Bitboard::FULL {
                 for color in Color::ALL {
                     let expected = board.attackers(sq, color).nonempty();
-                    assert_eq!(board.is_attacked_by(sq, color), expected, "{sq:?} {board:?}");
+                    assert_eq!(
+                        board.is_attacked_by(sq, color),
+                        expected,
+                        "{sq:?} {board:?}"
+                    );
                     *attacked += usize::from(expected);
                 }
             }
