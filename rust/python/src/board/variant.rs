@@ -120,7 +120,7 @@ impl LegalCache {
     /// board alone)?
     #[inline]
     fn is_for(&self, board: &CoreBoard, extras: Option<&Extras>) -> bool {
-        self.position.board() == board && extras.is_none_or(|extras| self.extras == *extras)
+        self.position.board() == board && extras.map_or(true, |extras| self.extras == *extras)
     }
 
     /// Lists the legal moves of `board` with `extras` played by `variant`'s rules, reusing
