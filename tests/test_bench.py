@@ -10,6 +10,7 @@ counts and ``bench`` on the command line as Stockfish does; so no real engine is
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import textwrap
@@ -148,6 +149,21 @@ def test_interleaved_runs_the_candidates_in_turn() -> None:
     assert order == ["a", "b"] * 3
     assert [t.label for t in timings] == ["a", "b"]
     assert all(t.seconds is not None for t in timings)
+
+
+def test_interleaved_gives_a_candidate_several_runs_a_round_collecting_once() -> None:
+    order: list[str] = []
+    collections: list[int] = []
+    candidates = [Candidate(name, lambda name=name: order.append(name)) for name in "ab"]
+    real_collect = gc.collect
+    gc.collect = lambda *args: collections.append(len(order)) or real_collect(*args)
+    try:
+        interleaved(candidates, 2, progress=False, runs=[1, 3])
+    finally:
+        gc.collect = real_collect
+    assert order == ["a", "b", "b", "b"] * 2
+    # Before each candidate's block of the round, not between the runs of a block.
+    assert collections == [0, 1, 4, 5]
 
 
 # ---- the tables ---------------------------------------------------------------------------------
@@ -491,7 +507,8 @@ def test_variants_workload_quick() -> None:
     rows = variants.rows(ctx)
     names = {r.workload for r in rows}
     for name in variants.NAMES:
-        assert f"variant python perft {name} d2" in names
+        depth = variants.PYTHON_DEPTH[name] - 1
+        assert f"variant python perft {name} d{depth}" in names
         assert any(w.startswith(f"variant playouts {name} ") for w in names)
     ours = [r for r in rows if r.impl == "pychess-rs"]
     assert ours and all(r.seconds is not None and not r.note for r in ours), [

@@ -65,18 +65,27 @@ def interleaved(
     time_wrong: bool = False,
     progress: bool = True,
     collect: bool = True,
+    runs: Sequence[int] | None = None,
 ) -> list[Timing]:
     """Times every candidate ``rounds`` times, one run each per round, in turn.
 
     ``progress`` logs a line per run; ``collect`` empties the garbage collector before each
     run (off for runs that are ``timeit`` loops, which switch the collector off themselves).
+    ``runs`` gives a candidate several runs back to back per round (best kept): a run of a few
+    milliseconds right after a long one of another candidate starts with the other's data in
+    the caches, which its later runs do not (a loop of calls, as a user's, does not either).
     """
     timings = [Timing(c.label) for c in candidates]
+    per_round = list(runs) if runs is not None else [1] * len(candidates)
     for i in range(rounds):
-        for candidate, timing in zip(candidates, timings):
-            if timing.failed:
-                continue
-            _run_once(candidate, timing, f"run {i + 1}/{rounds}", time_wrong, progress, collect)
+        for candidate, timing, count in zip(candidates, timings, per_round):
+            for j in range(count):
+                if timing.failed:
+                    break
+                which = f"run {i + 1}/{rounds}"
+                # Collected before the block only: a collection walks every object of the
+                # process, which also empties the caches the next run would find warm.
+                _run_once(candidate, timing, which, time_wrong, progress, collect and j == 0)
     return timings
 
 

@@ -16,7 +16,9 @@
     rules (docs/variants.md): its row then says so, and the ratio still compares the times. A
     variant its build does not list (Debian's 11.1 has no Atomic) is timed on our side only.
 
-Ratios are python-chess's (or Fairy-Stockfish's) time over ours: higher is faster.
+Ratios are python-chess's (or Fairy-Stockfish's) time over ours: higher is faster. The Python
+workloads time python-chess and pychess-rs in alternating rounds (best of each), so that both
+meet the same machine state.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any, Callable
 
 from .config import Context
 from .report import Row, log, set_ratios
-from .timing import Measured, best_of
+from .timing import Candidate, Measured, best_of, interleaved
 
 #: python-chess's uci_variant names, in its VARIANTS order.
 NAMES = (
@@ -56,8 +58,9 @@ NATIVE_DEPTH = {
     "3check": 5,
     "crazyhouse": 5,
 }
-#: Python-level perft depth (full run; --quick takes one less).
-PYTHON_DEPTH = 3
+#: Python-level perft depths (full run; --quick takes one less): 8,000-11,000 nodes each, and
+#: Horde one deeper (its d3 has 1,274 nodes, timed in under a millisecond; d4 has 23,310).
+PYTHON_DEPTH = {name: 4 if name == "horde" else 3 for name in NAMES}
 PLAYOUT_SEED = 20261127
 PLAYOUT_PLIES = 200
 
@@ -180,6 +183,22 @@ class FairyStockfish:
                     stream.close()
 
 
+def _rows(
+    workload: str, unit: str, units: int, candidates: list[Candidate], ctx: Context
+) -> list[Row]:
+    """python-chess's and our rows of one workload, timed in alternating rounds (a shared
+    machine's speed changes within seconds: back-to-back runs of one side, then the other,
+    could catch them in different states); ours, some 30x shorter, runs three times a round."""
+    rows_here = []
+    timings = interleaved(candidates, ctx.repeat, time_wrong=ctx.time_wrong, runs=[1, 3])
+    for timing in timings:
+        row = Row(workload, timing.label, units=units, unit=unit)
+        row.seconds, row.note = timing.seconds, timing.note
+        rows_here.append(row)
+    set_ratios(rows_here, rows_here[0])
+    return rows_here
+
+
 def rows(ctx: Context) -> list[Row]:
     import chess
     import chess.variant
@@ -191,39 +210,28 @@ def rows(ctx: Context) -> list[Row]:
     quick = 1 if ctx.quick else 0
     games_count = 5 if ctx.quick else 20
     for name in NAMES:
-        depth = PYTHON_DEPTH - quick
+        depth = PYTHON_DEPTH[name] - quick
         theirs_cls = chess.variant.find_variant(name)
         ours_cls = ours.find_variant(name)
         expected = ours_cls().perft(depth)
         workload = f"variant python perft {name} d{depth}"
         log(f"[{workload}] {expected:,} nodes")
-        rows_here = []
-        for impl, cls in (("python-chess", theirs_cls), ("pychess-rs", ours_cls)):
-            row = Row(workload, impl, units=expected, unit="nodes")
-            timing = best_of(
-                lambda cls=cls, depth=depth: _perft(cls(), depth), ctx.repeat, impl, expected
-            )
-            row.seconds, row.note = timing.seconds, timing.note
-            rows_here.append(row)
-        set_ratios(rows_here, rows_here[0])
-        out += rows_here
+        candidates = [
+            Candidate(impl, lambda cls=cls, depth=depth: _perft(cls(), depth), expected)
+            for impl, cls in (("python-chess", theirs_cls), ("pychess-rs", ours_cls))
+        ]
+        out += _rows(workload, "nodes", expected, candidates, ctx)
 
         games = _games(chess.variant, name, games_count)
         reference = _playouts(theirs_cls, chess.Move, games)
         expected_games = reference()
         workload = f"variant playouts {name} ({games_count} x <={PLAYOUT_PLIES} plies)"
         log(f"[{workload}] {expected_games[1]} plies")
-        rows_here = []
-        for impl, runner in (
-            ("python-chess", reference),
-            ("pychess-rs", _playouts(ours_cls, Move, games)),
-        ):
-            row = Row(workload, impl, units=expected_games[1], unit="plies")
-            timing = best_of(runner, ctx.repeat, impl, expected_games)
-            row.seconds, row.note = timing.seconds, timing.note
-            rows_here.append(row)
-        set_ratios(rows_here, rows_here[0])
-        out += rows_here
+        candidates = [
+            Candidate("python-chess", reference, expected_games),
+            Candidate("pychess-rs", _playouts(ours_cls, Move, games), expected_games),
+        ]
+        out += _rows(workload, "plies", expected_games[1], candidates, ctx)
 
     path = find_fairy_stockfish()
     engine = None

@@ -557,15 +557,14 @@ impl Game {
     /// Plays `m` on the board with `play`, keeping the position before it on the undo stack.
     #[inline]
     fn record(&mut self, m: Move, play: impl FnOnce(&mut Board, Move)) {
-        let before = self.board.clone();
-        play(&mut self.board, m);
-        let legal_before = std::mem::take(&mut self.legal);
+        // The position is copied straight into its place on the stack, then played on.
         self.stack.push(Ply {
-            before,
+            before: self.board.clone(),
             extra_before: self.extra,
             played: m,
-            legal_before,
+            legal_before: std::mem::take(&mut self.legal),
         });
+        play(&mut self.board, m);
     }
 
     /// Records `m` as played, the position after it being `after` (a variant's move, which
