@@ -201,11 +201,18 @@ def click_move(driver: WebDriver, origin: str, target: str, *, replies: int = 0)
     wait(driver, lambda d: len(moves(d)) == before + 1 + replies, f"the move {origin}{target}")
 
 
-def new_game(driver: WebDriver, opponent: str = "human", level: str = "1", fen: str = "") -> None:
+def new_game(
+    driver: WebDriver,
+    opponent: str = "human",
+    level: str = "1",
+    fen: str = "",
+    variant: str = "chess",
+) -> None:
     game = driver.current_url
     driver.find_element(By.ID, "new-game").click()
     Select(driver.find_element(By.ID, "opponent")).select_by_value(opponent)
     Select(driver.find_element(By.ID, "level")).select_by_value(level)
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
     box = driver.find_element(By.ID, "fen")
     box.clear()
     if fen:
@@ -285,6 +292,41 @@ def test_promotion_with_the_chooser(page: WebDriver) -> None:
     driver.find_element(By.CSS_SELECTOR, '#promotion button[data-promotion="n"]').click()
     wait(driver, lambda d: moves(d) == ["b8=N"], "the promotion")
     assert piece_on(driver, "b8") == "N" and not chooser.is_displayed()
+
+
+def pocket(driver: WebDriver, edge: str) -> list[tuple[str, str, bool]]:
+    """The pieces in hand drawn on the board's ``edge`` (top, bottom): (piece, count,
+    clickable)."""
+    found = driver.execute_script(
+        "const box = document.getElementById('pocket-' + arguments[0]);"
+        "if (box.hidden) return null;"
+        "return [...box.querySelectorAll('.pocket-piece')]"
+        ".map(b => [b.dataset.piece, b.querySelector('.count').textContent, !b.disabled]);",
+        edge,
+    )
+    return [] if found is None else [tuple(item) for item in found]
+
+
+def test_crazyhouse_drop_from_the_pocket(page: WebDriver) -> None:
+    driver = page
+    new_game(driver, variant="crazyhouse", fen="4k3/8/8/8/8/8/8/4K3[NNp] w - - 0 1")
+    wait(driver, lambda d: pocket(d, "bottom") == [("N", "2", True)], "White's pocket")
+    assert pocket(driver, "top") == [("p", "1", False)]
+    driver.find_element(By.CSS_SELECTOR, '#pocket-bottom .pocket-piece[data-piece="N"]').click()
+    # Every empty square is a target of the knight in hand.
+    wait(driver, lambda d: len(targets(d, "dot")) == 62, "the drop squares")
+    assert "e1" not in targets(driver, "dot") and "d4" in targets(driver, "dot")
+    square(driver, "d4").click()
+    wait(driver, lambda d: moves(d) == ["N@d4"], "the drop")
+    assert piece_on(driver, "d4") == "N"
+    wait(driver, lambda d: pocket(d, "bottom") == [("N", "1", False)], "one knight left")
+    # Black's pawn goes on any of the 61 empty squares but the 14 of the first and last ranks.
+    driver.find_element(By.CSS_SELECTOR, '#pocket-top .pocket-piece[data-piece="p"]').click()
+    wait(driver, lambda d: len(targets(d, "dot")) == 47, "the pawn's drop squares")
+    assert not {"a1", "h8"} & targets(driver, "dot")
+    # A second click puts the piece back.
+    driver.find_element(By.CSS_SELECTOR, '#pocket-top .pocket-piece[data-piece="p"]').click()
+    wait(driver, lambda d: not targets(d, "dot"), "no targets")
 
 
 def test_castling_both_ways(page: WebDriver) -> None:

@@ -85,12 +85,33 @@ def test_crazyhouse_drop_typed_and_pockets_shown(client: TestClient) -> None:
         assert move(client, game, text).status_code == 200
     s = client.get(f"/api/games/{game}", headers=AUTH).json()
     assert "In hand: White P, Black p" in s["status"]
+    # The pockets the page draws beside the board, and the drops it offers from them.
+    assert s["pockets"] == {"white": {"P": 1}, "black": {"P": 1}}
     drops = [m for m in s["legal"] if m["drop"]]
-    assert drops and all(m["from"] is None for m in drops)
+    assert drops and all(m["from"] is None and m["piece"] == "P" for m in drops)
+    board = chess.variant.CrazyhouseBoard()
+    for text in ["e4", "d5", "exd5", "Qxd5", "Nc3"]:
+        board.push_san(text)
+    expected = {m.uci() for m in board.legal_moves if m.drop}
+    assert {m["uci"] for m in drops} == expected
     r = move(client, game, "P@e4")
     assert r.status_code == 200, r.text
     assert r.json()["moves"][-1] == "@e4"
+    assert r.json()["pockets"] == {"white": {"P": 1}, "black": {}}
     assert move(client, game, "Q@e4").status_code == 400
+
+
+def test_pockets_count_every_piece_in_hand_and_only_crazyhouse_has_them(
+    client: TestClient,
+) -> None:
+    fen = "r3k3/8/8/8/8/8/8/4K2R[QNNppb] w - - 0 1"
+    s = new(client, variant="crazyhouse", fen=fen)
+    assert s["pockets"] == {"white": {"N": 2, "Q": 1}, "black": {"P": 2, "B": 1}}
+    assert "In hand: White NNQ, Black ppb" in s["status"]
+    pieces = {m["piece"] for m in s["legal"] if m["drop"]}
+    assert pieces == {"N", "Q"}
+    assert new(client, variant="atomic")["pockets"] is None
+    assert new(client)["pockets"] is None
 
 
 def test_atomic_explosion_ends_the_game(client: TestClient) -> None:

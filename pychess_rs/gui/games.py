@@ -468,6 +468,7 @@ class Game:
             "version": self.version,
             "fen": board.fen(),
             "pieces": pieces,
+            "pockets": None,
             "turn": _color_name(board.turn),
             "white_at_bottom": self.white_at_bottom,
             "legal": legal,

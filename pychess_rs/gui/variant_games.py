@@ -3,8 +3,9 @@
 ``_core.variant_position``: the position after the game's UCI moves, its legal moves in UCI
 and SAN, the outcome), the engine's variant search behind the same :class:`EnginePlayer`.
 
-Drops (Crazyhouse) are typed in the move box (``N@f3`` or ``@e4``); the pieces in hand are
-in the status line. Draws: by agreement, or claimed at a threefold repetition.
+Drops (Crazyhouse) are played from the pockets drawn beside the board, or typed in the move
+box (``N@f3`` or ``@e4``); the pieces in hand are also in the status line. Draws: by
+agreement, or claimed at a threefold repetition.
 """
 
 from __future__ import annotations
@@ -82,6 +83,21 @@ def _pieces(fen: str) -> list[str | None]:
                 pieces[(7 - row) * 8 + file] = c
                 file += 1
     return pieces
+
+
+def _pockets(fen: str) -> dict[str, dict[str, int]] | None:
+    """The pieces in hand of a Crazyhouse ``fen`` (``[QRp]`` after the placement), counted by
+    uppercase letter for each side; None for a position without pockets."""
+    placement = fen.split()[0]
+    if "[" not in placement:
+        return None
+    pocket = placement.split("[", 1)[1].rstrip("]")
+    counts: dict[str, dict[str, int]] = {"white": {}, "black": {}}
+    for letter in "PNBRQK":
+        for side, symbol in (("white", letter), ("black", letter.lower())):
+            if pocket.count(symbol):
+                counts[side][letter] = pocket.count(symbol)
+    return counts
 
 
 class VariantGame:
@@ -409,7 +425,7 @@ class VariantGame:
                 to = _square(uci[-2:] if drop else uci[2:4])
                 legal.append(
                     {
-                        # Drops are typed in the move box: no square to pick them up from.
+                        # A drop comes from the pocket: no square, the piece it puts down.
                         "from": None if drop else _square(uci[:2]),
                         "to": to,
                         "uci": uci,
@@ -417,6 +433,7 @@ class VariantGame:
                         "capture": "x" in san,
                         "promotion": uci[4] if len(uci) == 5 else None,
                         "drop": drop,
+                        "piece": uci[0].upper() if drop else None,
                     }
                 )
         last = None
@@ -434,6 +451,7 @@ class VariantGame:
             "variant": self.variant,
             "fen": fen,
             "pieces": pieces,
+            "pockets": _pockets(fen),
             "turn": "white" if turn else "black",
             "white_at_bottom": self.white_at_bottom,
             "legal": legal,
@@ -472,12 +490,13 @@ class VariantGame:
         side = side_name(turn)
         doing = f"{side} (engine) is thinking" if self.thinking else f"{side} to move"
         text = f"{name}. Move {number}: {doing}."
-        placement = fen.split()[0]
-        if "[" in placement:
-            pocket = placement.split("[", 1)[1].rstrip("]")
-            white = "".join(c for c in pocket if c.isupper()) or "-"
-            black = "".join(c for c in pocket if c.islower()) or "-"
-            text += f" In hand: White {white}, Black {black} (drop with N@f3)."
+        pockets = _pockets(fen)
+        if pockets is not None:
+            white, black = (
+                "".join(letter * n for letter, n in pockets[side].items()) or "-"
+                for side in ("white", "black")
+            )
+            text += f" In hand: White {white}, Black {black.lower()}."
         if self.variant == "3check":
             checks = fen.split()[4] if "+" in fen.split()[4] else ""
             if checks:

@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 
 let config = null;   // levels and piece images
 let state = null;    // the game as the server last described it
-let selected = null; // the square of the piece picked up, or null
+let selected = null; // the square of the piece picked up, a pocket piece's letter ("N"), or null
 let pending = null;  // the promotion moves waiting for the chooser's answer
 let pollTimer = null;
 let drag = null;     // a piece being dragged: {from, x, y, ghost}
@@ -113,8 +113,45 @@ function buildBoard() {
   board.dataset.orientation = bottomWhite ? "white" : "black";
 }
 
-function movesFrom(square) {
-  return state.legal.filter((m) => m.from === square);
+// The legal moves of the piece on `source` (a square), or the drops of the piece in hand
+// `source` (its uppercase letter, Crazyhouse).
+function movesFrom(source) {
+  if (typeof source === "string") return state.legal.filter((m) => m.drop && m.piece === source);
+  return state.legal.filter((m) => m.from === source);
+}
+
+// The pieces in hand of each side (Crazyhouse), beside the board on that side's edge; a
+// piece the player to move may drop is picked up by a click, and a square then drops it.
+function renderPockets() {
+  const top = state.white_at_bottom ? "black" : "white";
+  const bottom = state.white_at_bottom ? "white" : "black";
+  for (const [id, color] of [["pocket-top", top], ["pocket-bottom", bottom]]) {
+    const box = $(id);
+    box.textContent = "";
+    box.hidden = !state.pockets;
+    if (!state.pockets) continue;
+    for (const [letter, count] of Object.entries(state.pockets[color])) {
+      const symbol = color === "white" ? letter : letter.toLowerCase();
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "pocket-piece";
+      button.dataset.piece = symbol;
+      button.title = `${count} in hand`;
+      button.appendChild(pieceElement(symbol));
+      const badge = document.createElement("span");
+      badge.className = "count";
+      badge.textContent = String(count);
+      button.appendChild(badge);
+      const droppable = color === state.turn && movesFrom(letter).length > 0;
+      button.disabled = !droppable || Boolean(state.ending) || Boolean(pending);
+      button.classList.toggle("selected", selected === letter && color === state.turn);
+      button.addEventListener("click", () => {
+        selected = selected === letter ? null : letter;
+        render();
+      });
+      box.appendChild(button);
+    }
+  }
 }
 
 function render() {
@@ -139,6 +176,8 @@ function render() {
       div.appendChild(mark);
     }
   }
+
+  renderPockets();
 
   const names = state.players;
   $("players").textContent = `White: ${names.white.name} \u2014 Black: ${names.black.name}`;
