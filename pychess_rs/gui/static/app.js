@@ -125,6 +125,7 @@ function movesFrom(source) {
 function renderPockets() {
   const top = state.white_at_bottom ? "black" : "white";
   const bottom = state.white_at_bottom ? "white" : "black";
+  document.body.classList.toggle("with-pockets", Boolean(state.pockets));
   for (const [id, color] of [["pocket-top", top], ["pocket-bottom", bottom]]) {
     const box = $(id);
     box.textContent = "";
