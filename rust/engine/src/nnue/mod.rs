@@ -62,6 +62,8 @@
 //! # Ok::<(), NetworkError>(())
 //! ```
 
+mod simd;
+
 use pychess_core::{Bitboard, Board, Color, Role};
 use std::fmt;
 use std::path::Path;
@@ -330,22 +332,53 @@ impl Network {
     /// Sets `acc` (White's view, then Black's) to the accumulator of `board`.
     fn refresh(&self, acc: &mut [i16], board: &Board) {
         let (white, black) = acc.split_at_mut(self.hidden);
-        white.copy_from_slice(&self.feature_bias);
-        black.copy_from_slice(&self.feature_bias);
+        let mut inputs = Vec::with_capacity(32);
         for color in Color::ALL {
             for role in Role::ALL {
                 for square in board.pieces(color, role) {
-                    let square = square.index();
-                    add(
-                        white,
-                        self.row(feature_index(Color::White, color, role, square)),
-                    );
-                    add(
-                        black,
-                        self.row(feature_index(Color::Black, color, role, square)),
-                    );
+                    inputs.push((color, role, square.index()));
                 }
             }
+        }
+        for (perspective, view) in [(Color::White, white), (Color::Black, black)] {
+            view.copy_from_slice(&self.feature_bias);
+            let rows: Vec<&[i16]> = inputs
+                .iter()
+                .map(|&(color, role, square)| {
+                    self.row(feature_index(perspective, color, role, square))
+                })
+                .collect();
+            simd::apply(view, &rows, &[]);
+        }
+    }
+
+    /// Adds the rows of the inputs `added` to one perspective's accumulator and subtracts
+    /// those of `removed`: one kernel call for a move (at most two of each), a call per few
+    /// rows beyond.
+    fn apply_changes(
+        &self,
+        view: &mut [i16],
+        perspective: Color,
+        added: &[Input],
+        removed: &[Input],
+    ) {
+        let rows = |inputs: &[Input]| {
+            let mut rows: [&[i16]; BATCH] = [&[]; BATCH];
+            for (row, &(color, role, square)) in rows.iter_mut().zip(inputs) {
+                *row = self.row(feature_index(perspective, color, role, square));
+            }
+            rows
+        };
+        if added.len() <= BATCH && removed.len() <= BATCH {
+            let (plus, minus) = (rows(added), rows(removed));
+            simd::apply(view, &plus[..added.len()], &minus[..removed.len()]);
+            return;
+        }
+        for chunk in added.chunks(BATCH) {
+            simd::apply(view, &rows(chunk)[..chunk.len()], &[]);
+        }
+        for chunk in removed.chunks(BATCH) {
+            simd::apply(view, &[], &rows(chunk)[..chunk.len()]);
         }
     }
 
@@ -357,44 +390,23 @@ impl Network {
             Color::Black => (black, white),
         };
         let (out_us, out_them) = self.output_weights.split_at(self.hidden);
-        let sum = crelu_dot(us, out_us, self.qa) + crelu_dot(them, out_them, self.qa);
+        let qa = self.qa.min(i32::from(i16::MAX)) as i16;
+        let sum = simd::crelu_dot(us, out_us, qa) + simd::crelu_dot(them, out_them, qa);
         let value = (sum + i64::from(self.output_bias)) * i64::from(self.scale)
             / (i64::from(self.qa) * i64::from(self.qb));
         value.clamp(-30_000, 30_000) as i32
     }
 }
 
-/// `acc += row`, wrapping (auto-vectorised).
-#[inline]
-fn add(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(*w);
-    }
-}
+/// An input: a piece's colour and role, and its square.
+type Input = (Color, Role, usize);
 
-/// `acc -= row`, wrapping (auto-vectorised).
-#[inline]
-fn sub(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(*w);
-    }
-}
+/// How many weight rows a kernel call adds (and subtracts) at most in an update.
+const BATCH: usize = 4;
 
-/// `sum(clamp(acc, 0, qa) * weights)`: each product fits an `i32`, the sum of a block of
-/// them too; blocks are summed in `i64`.
-#[inline]
-fn crelu_dot(acc: &[i16], weights: &[i16], qa: i32) -> i64 {
-    let mut total = 0i64;
-    for (a, w) in acc.chunks(256).zip(weights.chunks(256)) {
-        let block: i32 = a
-            .iter()
-            .zip(w)
-            .map(|(&v, &w)| i32::from(v).clamp(0, qa) * i32::from(w))
-            .sum();
-        total += i64::from(block);
-    }
-    total
-}
+/// How many inputs an update turns on (and off) at most; a position further from its
+/// parent's than that is computed afresh.
+const CHANGES: usize = 8;
 
 /// The accumulators along the search path: one per ply, each with the pieces of the
 /// position it was computed for, so that a node's accumulator is its parent's updated by
@@ -440,22 +452,38 @@ impl<'a> AccumulatorStack<'a> {
         let (white, black) = child.split_at_mut(n);
         let now = piece_sets(board);
         let parent = self.pieces[ply - 1];
+        // The inputs that changed: for a move at most two off and two on (castling). A
+        // larger difference (not a move's) is computed afresh.
+        let changed = |a: &[Bitboard; 12], b: &[Bitboard; 12]| -> u32 {
+            a.iter()
+                .zip(b)
+                .map(|(a, b)| (a.0 & !b.0).count_ones())
+                .sum()
+        };
+        if changed(&parent, &now) > CHANGES as u32 || changed(&now, &parent) > CHANGES as u32 {
+            net.refresh(child, board);
+            self.pieces[ply] = now;
+            return;
+        }
+        let mut added: [Input; CHANGES] = [(Color::White, Role::Pawn, 0); CHANGES];
+        let mut removed = added;
+        let (mut on, mut off) = (0, 0);
         for color in Color::ALL {
             for role in Role::ALL {
                 let i = color.index() * 6 + role.index();
                 let (old, new) = (parent[i].0, now[i].0);
                 for square in Bitboard(old & !new) {
-                    let s = square.index();
-                    sub(white, net.row(feature_index(Color::White, color, role, s)));
-                    sub(black, net.row(feature_index(Color::Black, color, role, s)));
+                    removed[off] = (color, role, square.index());
+                    off += 1;
                 }
                 for square in Bitboard(new & !old) {
-                    let s = square.index();
-                    add(white, net.row(feature_index(Color::White, color, role, s)));
-                    add(black, net.row(feature_index(Color::Black, color, role, s)));
+                    added[on] = (color, role, square.index());
+                    on += 1;
                 }
             }
         }
+        net.apply_changes(white, Color::White, &added[..on], &removed[..off]);
+        net.apply_changes(black, Color::Black, &added[..on], &removed[..off]);
         self.pieces[ply] = now;
     }
 

@@ -1,0 +1,142 @@
+//! The network's integer kernels: adding and subtracting weight rows on an accumulator, and
+//! the clipped-ReLU dot product of the output neuron. They are plain Rust loops over `i16`
+//! slices that the compiler vectorises, compiled twice: for the baseline of the target (SSE2
+//! on x86-64, what a wheel must run on) and, on x86-64, again with AVX2 enabled, twice as
+//! wide; each call takes the AVX2 build where the CPU has it. Every other target runs the
+//! portable build alone.
+//!
+//! # Why `unsafe`
+//!
+//! Running code compiled for AVX2 on a CPU without it is undefined behaviour, so Rust makes a
+//! call of a `#[target_feature(enable = "avx2")]` function unsafe. This module's two such
+//! calls are each right behind `is_x86_feature_detected!("avx2")` (the standard library
+//! detects the CPU's features once and caches them, so the check is a load and a branch);
+//! the functions called are safe code otherwise, the same source as the portable build.
+//! No other part of the engine's evaluation uses `unsafe`.
+
+/// Adds each row of `added` to `acc` and subtracts each row of `removed`, wrapping (each row
+/// as long as `acc`).
+#[inline]
+pub(super) fn apply(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked on the line above).
+        unsafe { apply_avx2(acc, added, removed) };
+        return;
+    }
+    apply_portable(acc, added, removed);
+}
+
+/// `sum(clamp(acc, 0, qa) * weights)` (a `qa` of `i16::MAX` or more clamps below only).
+#[inline]
+pub(super) fn crelu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked on the line above).
+        return unsafe { crelu_dot_avx2(acc, weights, qa) };
+    }
+    crelu_dot_portable(acc, weights, qa)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn apply_avx2(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
+    apply_portable(acc, added, removed);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn crelu_dot_avx2(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    crelu_dot_portable(acc, weights, qa)
+}
+
+/// The kernels' one source: inlined into each build, and vectorised with its features.
+#[inline(always)]
+fn apply_portable(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
+    for row in added {
+        for (a, w) in acc.iter_mut().zip(row.iter()) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+    for row in removed {
+        for (a, w) in acc.iter_mut().zip(row.iter()) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+}
+
+/// Clamped in `i16` and multiplied into `i32` (the shape of `pmaddwd`), summed in `i32` over
+/// blocks short enough that no block's sum can overflow (256 products for the usual `QA` of
+/// 255: each at most 255 * 32,768), the blocks in `i64`.
+#[inline(always)]
+fn crelu_dot_portable(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    let largest = i64::from(qa.max(1)) * 32_768;
+    let block = (i64::from(i32::MAX) / largest).clamp(1, 256) as usize;
+    let mut total = 0i64;
+    for (a, w) in acc.chunks(block).zip(weights.chunks(block)) {
+        let sum: i32 = a
+            .iter()
+            .zip(w)
+            .map(|(&v, &w)| i32::from(v.clamp(0, qa)) * i32::from(w))
+            .sum();
+        total += i64::from(sum);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dispatched kernels (AVX2 where this CPU has it) answer as the portable ones, on
+    /// random rows with values near the `i16` limits (wrapping) and widths that are not a
+    /// multiple of the vector width.
+    #[test]
+    fn dispatched_kernels_equal_the_portable_ones() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as i16
+        };
+        for width in [1, 7, 16, 33, 128, 256, 300, 1024] {
+            let rows: Vec<Vec<i16>> = (0..6)
+                .map(|_| (0..width).map(|_| next()).collect())
+                .collect();
+            let start: Vec<i16> = (0..width).map(|_| next()).collect();
+            let (added, removed): (Vec<&[i16]>, Vec<&[i16]>) = (
+                rows[..4].iter().map(Vec::as_slice).collect(),
+                rows[4..].iter().map(Vec::as_slice).collect(),
+            );
+            let mut fast = start.clone();
+            apply(&mut fast, &added, &removed);
+            let mut slow = start.clone();
+            apply_portable(&mut slow, &added, &removed);
+            assert_eq!(fast, slow, "apply, width {width}");
+            let mut by_hand = start.clone();
+            for (i, v) in by_hand.iter_mut().enumerate() {
+                for row in &added {
+                    *v = v.wrapping_add(row[i]);
+                }
+                for row in &removed {
+                    *v = v.wrapping_sub(row[i]);
+                }
+            }
+            assert_eq!(fast, by_hand, "apply by hand, width {width}");
+            for qa in [1, 127, 255, i16::MAX] {
+                let expected: i64 = start
+                    .iter()
+                    .zip(&rows[0])
+                    .map(|(&v, &w)| i64::from(v.clamp(0, qa)) * i64::from(w))
+                    .sum();
+                assert_eq!(
+                    crelu_dot(&start, &rows[0], qa),
+                    expected,
+                    "width {width} qa {qa}"
+                );
+                assert_eq!(crelu_dot_portable(&start, &rows[0], qa), expected);
+            }
+        }
+    }
+}
