@@ -72,8 +72,20 @@ def step(data: Any, board: pychess_rs.Board, oracle: chess.Board) -> tuple[Any, 
     kind = data.draw(
         st.sampled_from(
             [
-                "push", "push", "push", "push_san", "pop", "set_fen", "copy", "edit",
-                "remove", "write", "write", "mirror", "clear_stack", "castling_fen",
+                "push",
+                "push",
+                "push",
+                "push_san",
+                "pop",
+                "set_fen",
+                "copy",
+                "edit",
+                "remove",
+                "write",
+                "write",
+                "mirror",
+                "clear_stack",
+                "castling_fen",
             ]
         )
     )
@@ -135,9 +147,7 @@ def step(data: Any, board: pychess_rs.Board, oracle: chess.Board) -> tuple[Any, 
     return board, oracle
 
 
-@settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.booleans())
 def test_shadows_follow_random_changes(data: Any, subclass: bool) -> None:
     board: pychess_rs.Board = Sub() if subclass else pychess_rs.Board()

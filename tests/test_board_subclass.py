@@ -221,7 +221,7 @@ def test_plain_board_pickle_format_unchanged() -> None:
 def test_alternative_constructors_return_the_subclass() -> None:
     def scenario(lib: ModuleType) -> list[Any]:
         cls = noted_board(lib)
-        board, operations = cls.from_epd("8/8/8/8/8/8/8/K1k5 w - - bm Ka2; id \"x\";")
+        board, operations = cls.from_epd('8/8/8/8/8/8/8/K1k5 w - - bm Ka2; id "x";')
         return [
             describe(cls.empty()),
             describe(cls.empty(chess960=True)),

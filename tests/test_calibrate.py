@@ -45,12 +45,18 @@ def test_points_are_checked() -> None:
 
 def test_reads_the_match_summary(tmp_path: Path) -> None:
     summary = {
-        "pairings": [{
-            "engine": "level5", "wins": 3, "draws": 4, "losses": 13, "complete_pairs": 10,
-            "elo_pairs": {"elo": -190.0, "low": -300.0, "high": -100.0},
-            "elo_games": {"elo": -180.0, "low": -290.0, "high": -95.0},
-            "failures": {"level5": {"time_forfeit": 1, "illegal_move": 0, "crash": 0}},
-        }]
+        "pairings": [
+            {
+                "engine": "level5",
+                "wins": 3,
+                "draws": 4,
+                "losses": 13,
+                "complete_pairs": 10,
+                "elo_pairs": {"elo": -190.0, "low": -300.0, "high": -100.0},
+                "elo_games": {"elo": -180.0, "low": -290.0, "high": -95.0},
+                "failures": {"level5": {"time_forfeit": 1, "illegal_move": 0, "crash": 0}},
+            }
+        ]
     }
     path = tmp_path / "s.json"
     path.write_text(json.dumps(summary))
@@ -67,12 +73,18 @@ def test_anchors_take_ratings_measured_elsewhere() -> None:
 
 def test_reads_unbounded_intervals_written_as_strings(tmp_path: Path) -> None:
     summary = {
-        "pairings": [{
-            "engine": "level10", "wins": 21, "draws": 1, "losses": 2, "complete_pairs": 12,
-            "elo_pairs": {"elo": 373.8, "low": 228.5, "high": "+inf"},
-            "elo_games": {"elo": 373.8, "low": 230.0, "high": 600.0},
-            "failures": {"level10": {"time_forfeit": 0, "illegal_move": 0, "crash": 0}},
-        }]
+        "pairings": [
+            {
+                "engine": "level10",
+                "wins": 21,
+                "draws": 1,
+                "losses": 2,
+                "complete_pairs": 12,
+                "elo_pairs": {"elo": 373.8, "low": 228.5, "high": "+inf"},
+                "elo_games": {"elo": 373.8, "low": 230.0, "high": 600.0},
+                "failures": {"level10": {"time_forfeit": 0, "illegal_move": 0, "crash": 0}},
+            }
+        ]
     }
     path = tmp_path / "s.json"
     path.write_text(json.dumps(summary))

@@ -79,8 +79,9 @@ def summary_of_ours(game: pgn.PgnGame) -> dict[str, Any]:
         "headers": headers,
         "moves": game.moves,
         "result": game.result,
-        "errors": [(ERROR_NAMES.get(type(e).__name__, type(e).__name__), str(e))
-                   for e in game.errors],
+        "errors": [
+            (ERROR_NAMES.get(type(e).__name__, type(e).__name__), str(e)) for e in game.errors
+        ],
     }
 
 
@@ -174,7 +175,7 @@ def test_offsets_point_at_each_game(tmp_path: Path) -> None:
     kasparov = [g.offset for g in pgn.read_games(path) if "Kasparov" in g.headers["White"]]
     assert kasparov == [0, 1436, 3067]  # python-chess's read_headers doctest
     for offset in offsets:
-        assert data[offset:offset + 7] == b"[Event "
+        assert data[offset : offset + 7] == b"[Event "
 
 
 def test_filters_run_on_tags() -> None:
@@ -255,7 +256,7 @@ HOSTILE = {
     ),
     "bad-fen": b'[FEN "8/8/8 w - - 0 1"]\n\n1. e4 *\n\n[FEN "junk"]\n\n1. e4 *\n',
     "huge-comment": b"1. e4 {" + b"x" * 2_000_000 + b"} e5 *\n",
-    "boms": "\ufeff\ufeff[Event \"a\"]\n\n1. e4 *\n\n\ufeff[Event \"b\"]\n\n1. d4 *\n".encode(),
+    "boms": '\ufeff\ufeff[Event "a"]\n\n1. e4 *\n\n\ufeff[Event "b"]\n\n1. d4 *\n'.encode(),
     "crlf-and-cr": (
         b'[Event "a"]\r\n[Site "b"]\r\n\r\n1. e4 {x\r\ny} e5 *\r\n\r\n[Event "c"]\r\r1. d4 *\r'
     ),

@@ -35,9 +35,7 @@ def test_stats(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert "games:     6" in capsys.readouterr().out
 
 
-def test_stats_counts_games_per_variant(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_stats_counts_games_per_variant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     data = Path(__file__).parent / "data" / "pgn"
     mixed = tmp_path / "mixed.pgn"
     mixed.write_bytes(
@@ -76,9 +74,7 @@ def test_positions_csv_match_python_chess(tmp_path: Path) -> None:
             moves = list(game.mainline_moves())
             for ply in range(len(moves) + 1):
                 move = moves[ply].uci() if ply < len(moves) else ""
-                expected.append(
-                    [str(number), str(ply), board.fen(), move, game.headers["Result"]]
-                )
+                expected.append([str(number), str(ply), board.fen(), move, game.headers["Result"]])
                 if ply < len(moves):
                     board.push(moves[ply])
             number += 1
@@ -105,9 +101,10 @@ def test_positions_parquet_or_a_clear_message(
     table = pq.read_table(out)
     assert table.num_rows == 1787
     assert table.column_names == ["game", "offset", "ply", "fen", "move", "result"]
-    assert table.column("fen")[0].as_py() == chess.Board(
-        "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4"
-    ).fen()
+    assert (
+        table.column("fen")[0].as_py()
+        == chess.Board("rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4").fen()
+    )
 
 
 def test_positions_refuses_other_extensions(capsys: pytest.CaptureFixture[str]) -> None:

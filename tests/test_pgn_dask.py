@@ -46,9 +46,12 @@ def test_bag_and_dataframe_on_the_local_scheduler(corpus: Path) -> None:
 def test_local_cluster_with_worker_processes(corpus: Path) -> None:
     distributed = pytest.importorskip("dask.distributed")
     expected = expected_rows(corpus)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         where = {"Black": ("contains", "Deep Blue")}
         bag = pgn.to_dask_bag(corpus, parts_per_file=5, where=where)
         got = client.compute(bag).result()

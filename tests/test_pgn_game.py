@@ -74,8 +74,7 @@ def compare_streams(data: bytes) -> int:
         if not fen_error and tree_is_legal(expected):
             assert str(got) == str(expected)
             for columns in (80, 40):
-                for options in ({}, {"comments": False}, {"variations": False},
-                                {"headers": False}):
+                for options in ({}, {"comments": False}, {"variations": False}, {"headers": False}):
                     a = got.accept(pgn.StringExporter(columns=columns, **options))
                     b = expected.accept(chess.pgn.StringExporter(columns=columns, **options))
                     assert a == b, (columns, options)
@@ -278,7 +277,7 @@ def test_read_nodes_behave_like_plain_objects() -> None:
     import pickle
     import weakref
 
-    text = "[Foo \"bar\"]\n\n1. e4 $1 e5 ( 1... c5 ) 2. Nf3 *"
+    text = '[Foo "bar"]\n\n1. e4 $1 e5 ( 1... c5 ) 2. Nf3 *'
     game = pgn.read_game(io.StringIO(text))
     oracle = chess.pgn.read_game(io.StringIO(text))
     assert game is not None and oracle is not None
@@ -310,8 +309,8 @@ def test_game_lines_are_read_like_python_chess() -> None:
     (BOMs, comment and blank lines, a brace comment over a blank line), the handle left where
     python-chess leaves it, lone surrogates kept, and a binary handle refused."""
     data = (
-        "\ufeff\ufeff% escape\n\n;x\n[A \"1\"]\n\n[B \"\udcff\"]\n1. e4 { a\n\n b } e5\n\n"
-        "  \n1. d4 d5 ; c {\n\n% z\n[C \"3\"]\n1. c4\n"
+        '\ufeff\ufeff% escape\n\n;x\n[A "1"]\n\n[B "\udcff"]\n1. e4 { a\n\n b } e5\n\n'
+        '  \n1. d4 d5 ; c {\n\n% z\n[C "3"]\n1. c4\n'
     )
     theirs, ours = io.StringIO(data), io.StringIO(data)
     while True:

@@ -203,7 +203,7 @@ def test_custom_game_classes_build_through_their_own_methods() -> None:
 
     with pytest.raises(pychess_rs.IllegalMoveError):
         pgn.read_game(io.StringIO("1. e4 Ke7 *"), Visitor=Loud)
-    game = pgn.read_game(io.StringIO("[White \"A\"]\n\n1. e4 { y } e5 *"), Visitor=Loud)
+    game = pgn.read_game(io.StringIO('[White "A"]\n\n1. e4 { y } e5 *'), Visitor=Loud)
     assert game is not None and game.headers["White"] == "A"
     assert str(game.mainline()) == "1. e4 { y } 1... e5"
 

@@ -141,8 +141,10 @@ def anchors(measured: list[Measured], known: dict[int, float] | None = None) -> 
     points = sorted((level, sum(r) / len(r)) for level, r in by_level.items())
     unbounded = [level for level, rating in points if rating in (float("inf"), float("-inf"))]
     if unbounded:
-        raise ValueError(f"level(s) {unbounded} won or lost every game: measure them against "
-                         "a closer Stockfish level")
+        raise ValueError(
+            f"level(s) {unbounded} won or lost every game: measure them against "
+            "a closer Stockfish level"
+        )
     if len(points) < 2:
         raise ValueError("anchors need measurements at two levels at least")
     table = []
@@ -168,22 +170,33 @@ def interval(m: Measured) -> str:
 
 
 def print_table(rows: list[Measured]) -> None:
-    header = ("Level", "Stockfish UCI_Elo", "Games", "W-D-L", "Score", "Elo diff", "95% interval",
-              "Rating", "Failures")
+    header = (
+        "Level",
+        "Stockfish UCI_Elo",
+        "Games",
+        "W-D-L",
+        "Score",
+        "Elo diff",
+        "95% interval",
+        "Rating",
+        "Failures",
+    )
     body = []
     for m in rows:
         score = (m.wins + m.draws / 2) / m.games if m.games else 0.0
-        body.append((
-            str(m.point.level),
-            str(m.point.sf_elo),
-            str(m.games),
-            f"{m.wins}-{m.draws}-{m.losses}",
-            f"{score:.1%}",
-            f"{m.elo:+.0f}",
-            interval(m),
-            f"{m.rating:.0f}",
-            str(m.forfeits),
-        ))
+        body.append(
+            (
+                str(m.point.level),
+                str(m.point.sf_elo),
+                str(m.games),
+                f"{m.wins}-{m.draws}-{m.losses}",
+                f"{score:.1%}",
+                f"{m.elo:+.0f}",
+                interval(m),
+                f"{m.rating:.0f}",
+                str(m.forfeits),
+            )
+        )
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
     print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
@@ -199,25 +212,38 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--engine", required=True, help="our UCI engine (pychess-rs-uci path)")
-    parser.add_argument("--points", nargs="+", type=parse_point, required=True,
-                        help="LEVEL:SF_ELO pairs (level 20 = full strength)")
+    parser.add_argument(
+        "--points",
+        nargs="+",
+        type=parse_point,
+        required=True,
+        help="LEVEL:SF_ELO pairs (level 20 = full strength)",
+    )
     parser.add_argument("--tc", default="5+0.05", help="time control (default 5+0.05)")
     parser.add_argument("--games", type=int, default=30, help="games per point (even)")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--out", default="calibration", help="directory for PGN/JSON/logs")
-    parser.add_argument("--known", nargs="+", type=parse_point, default=[],
-                        metavar="LEVEL:RATING",
-                        help="ratings measured elsewhere for --anchors (e.g. full strength, "
-                        "20:2356, from a longer match)")
-    parser.add_argument("--anchors", action="store_true",
-                        help="print the ELO_FOR_SKILL table the ratings imply")
+    parser.add_argument(
+        "--known",
+        nargs="+",
+        type=parse_point,
+        default=[],
+        metavar="LEVEL:RATING",
+        help="ratings measured elsewhere for --anchors (e.g. full strength, "
+        "20:2356, from a longer match)",
+    )
+    parser.add_argument(
+        "--anchors", action="store_true", help="print the ELO_FOR_SKILL table the ratings imply"
+    )
     args = parser.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     try:
         rows = [read(point, play(args, point)) for point in args.points]
     except subprocess.CalledProcessError as err:
-        print(f"calibrate: a match failed (exit {err.returncode}; its output is above)",
-              file=sys.stderr)
+        print(
+            f"calibrate: a match failed (exit {err.returncode}; its output is above)",
+            file=sys.stderr,
+        )
         return 1
     print()
     print(f"Calibration against Stockfish UCI_Elo, tc {args.tc}:")

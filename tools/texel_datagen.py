@@ -115,11 +115,19 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=1500, help="Stockfish nodes per move")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--min-random", type=int, default=2, help="fewest random plies")
-    parser.add_argument("--max-random", type=int, default=6,
-                        help="most random plies (an even number is played, so that both "
-                        "sides make as many random moves)")
-    parser.add_argument("--skip-plies", type=int, default=4,
-                        help="quiet positions not recorded in each game's first plies")
+    parser.add_argument(
+        "--max-random",
+        type=int,
+        default=6,
+        help="most random plies (an even number is played, so that both "
+        "sides make as many random moves)",
+    )
+    parser.add_argument(
+        "--skip-plies",
+        type=int,
+        default=4,
+        help="quiet positions not recorded in each game's first plies",
+    )
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     args = parser.parse_args()
 
@@ -139,19 +147,25 @@ def main() -> int:
                 if not random_plies(board, rng, plies):
                     continue
                 quiet, result = play_game(engine, board, args.nodes)
-                kept = quiet[args.skip_plies:]
+                kept = quiet[args.skip_plies :]
                 out.writelines(f"{fen};{result:.1f};{cp}\n" for fen, cp in kept)
                 out.flush()
                 games += 1
                 positions += len(kept)
                 scores[result] += 1
                 if games % 50 == 0:
-                    print(f"{games} games, {positions} positions, +{scores[1.0]} "
-                          f"={scores[0.5]} -{scores[0.0]}", file=sys.stderr, flush=True)
+                    print(
+                        f"{games} games, {positions} positions, +{scores[1.0]} "
+                        f"={scores[0.5]} -{scores[0.0]}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     finally:
         engine.quit()
-    print(f"done: {games} games, {positions} positions, +{scores[1.0]} ={scores[0.5]} "
-          f"-{scores[0.0]}", file=sys.stderr)
+    print(
+        f"done: {games} games, {positions} positions, +{scores[1.0]} ={scores[0.5]} -{scores[0.0]}",
+        file=sys.stderr,
+    )
     return 0
 
 

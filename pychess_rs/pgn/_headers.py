@@ -138,9 +138,7 @@ class Headers(MutableMapping[str, str]):
 
     def board(self) -> Board:
         board_class = self.variant()
-        board = board_class(
-            self.get("FEN", board_class.starting_fen), chess960=self.is_chess960()
-        )
+        board = board_class(self.get("FEN", board_class.starting_fen), chess960=self.is_chess960())
         board.chess960 = board.chess960 or board.has_chess960_castling_rights()
         return board
 

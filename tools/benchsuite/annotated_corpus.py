@@ -29,13 +29,27 @@ _JUDGEMENTS = ("Inaccuracy", "Mistake", "Blunder")
 _TIME_CONTROLS = ((60, 0), (180, 0), (180, 2), (300, 3), (600, 0), (900, 10))
 _TERMINATIONS = ("Normal", "Time forfeit")
 _NAMES = (
-    "DrNykterstein", "penguingim1", "Zhigalko_Sergei", "nihalsarin2004", "Msb2", "Fins",
-    "Night-King96", "RebeccaHarris", "alireza2003", "opperwezen", "Kingscrusher-YouTube",
+    "DrNykterstein",
+    "penguingim1",
+    "Zhigalko_Sergei",
+    "nihalsarin2004",
+    "Msb2",
+    "Fins",
+    "Night-King96",
+    "RebeccaHarris",
+    "alireza2003",
+    "opperwezen",
+    "Kingscrusher-YouTube",
 )
 _OPENINGS = (
-    ("B01", "Scandinavian Defense"), ("C50", "Italian Game"), ("D02", "Queen's Pawn Game"),
-    ("A45", "Indian Defense"), ("B20", "Sicilian Defense"), ("C00", "French Defense"),
-    ("A00", "Van't Kruijs Opening"), ("E60", "King's Indian Defense"),
+    ("B01", "Scandinavian Defense"),
+    ("C50", "Italian Game"),
+    ("D02", "Queen's Pawn Game"),
+    ("A45", "Indian Defense"),
+    ("B20", "Sicilian Defense"),
+    ("C00", "French Defense"),
+    ("A00", "Van't Kruijs Opening"),
+    ("E60", "King's Indian Defense"),
 )
 
 
@@ -161,8 +175,10 @@ def _game(rng: random.Random, index: int, defect: str | None) -> tuple[list[str]
             writer.nag(nag)
         if nag in ("?", "??", "?!", "$2", "$4", "$6") and rng.random() < 0.7:
             judgement = rng.choice(_JUDGEMENTS)
-            writer.comment(f"({score - swing:.2f} \u2192 {score:.2f}) {judgement}. "
-                           f"{before.san(_pick_move(rng, before) or move)} was best.")
+            writer.comment(
+                f"({score - swing:.2f} \u2192 {score:.2f}) {judgement}. "
+                f"{before.san(_pick_move(rng, before) or move)} was best."
+            )
         parts = []
         if rng.random() < 0.75:
             parts.append(f"[%eval {_eval_text(rng, score)}]")
@@ -188,8 +204,10 @@ def _tags(rng: random.Random, index: int, base: int, increment: int, result: str
     elo = rng.randint(1200, 2900)
     diff = rng.randint(-8, 8)
     day = index % 28 + 1
-    site = "".join(rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-                   for _ in range(8))
+    site = "".join(
+        rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in range(8)
+    )
     speed = "Bullet" if base + 40 * increment < 180 else "Blitz" if base < 600 else "Rapid"
     tags = [
         ("Event", f"Rated {speed} game"),

@@ -69,7 +69,13 @@ def ours_runner(games: int, steps: int, threads: int, dtype: str) -> Callable[[]
 
     mask = "bits" if dtype == "packed" else "int8"
     batch = BatchBoards(
-        games, observation="alphazero", dtype=dtype, mask=mask, threads=threads, ring=2, seed=1  # type: ignore[arg-type]
+        games,
+        observation="alphazero",
+        dtype=dtype,
+        mask=mask,
+        threads=threads,
+        ring=2,
+        seed=1,  # type: ignore[arg-type]
     )
     batch.reset()
 
@@ -250,8 +256,10 @@ def measure(
         workload = f"AlphaZero loop (batch -> conv policy -> actions), batch {games}"
         policy = torch_policy(games, loop_device)
         device = loop_device or "cuda"
-        runner = policy if isinstance(policy, str) else loop_runner(
-            games, sizes.loop_steps, threads, policy
+        runner = (
+            policy
+            if isinstance(policy, str)
+            else loop_runner(games, sizes.loop_steps, threads, policy)
         )
         time_row(workload, f"pychess-rs batch on {cpu} + torch on {device}", runner)
     return table
