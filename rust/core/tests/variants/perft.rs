@@ -41,47 +41,4 @@ fn run(variant: Variant) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn king_of_the_hill() {
-    run(Variant::KingOfTheHill);
-}
-
-#[test]
-fn three_check() {
-    run(Variant::ThreeCheck);
-}
-
-#[test]
-fn racing_kings() {
-    run(Variant::RacingKings);
-}
-
-#[test]
-fn antichess() {
-    run(Variant::Antichess);
-}
-
-#[test]
-fn giveaway() {
-    run(Variant::Giveaway);
-}
-
-#[test]
-fn suicide() {
-    run(Variant::Suicide);
-}
-
-#[test]
-fn horde() {
-    run(Variant::Horde);
-}
-
-#[test]
-fn atomic() {
-    run(Variant::Atomic);
-}
-
-#[test]
-fn crazyhouse() {
-    run(Variant::Crazyhouse);
-}
+per_variant!(run);
