@@ -11,13 +11,13 @@ agreement, or claimed at a threefold repetition.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from typing import Any, Callable
 
 from .._core import Move, variant_position
 from ..play.engine_player import EnginePlayer
 from ..play.session import Ending, side_name
 from ..types import Color
+from .turns import GameError, Turns
 
 __all__ = ["VARIANT_NAMES", "VariantGame"]
 
@@ -100,9 +100,9 @@ def _pockets(fen: str) -> dict[str, dict[str, int]] | None:
     return counts
 
 
-class VariantGame:
+class VariantGame(Turns[_Position]):
     """One variant game; the interface of :class:`~pychess_rs.gui.games.Game` that the
-    server uses."""
+    server uses (the turns: :class:`~pychess_rs.gui.turns.Turns`)."""
 
     def __init__(
         self,
@@ -114,28 +114,14 @@ class VariantGame:
         white_at_bottom: bool,
         spawn: Callable[[Callable[[], None]], None],
     ) -> None:
-        self.id = game_id
+        super().__init__(game_id, players, white_at_bottom=white_at_bottom, spawn=spawn)
         self.variant = variant
-        self.spawn = spawn
         self.start_fen = fen
         self.moves: list[str] = []
         self.position = variant_position(variant, fen, [])
-        self.players = players
-        self.white_at_bottom = white_at_bottom
-        self.offer: Color | None = None
-        self.message = ""
-        self.version = 0
-        self.generation = 0
-        self.thinking = False
-        self.lock = threading.RLock()
-        self.engine_lock = threading.Lock()
-        self.ending: Ending | None = self._automatic_ending()
+        self.ending = self._automatic_ending()
 
-    # ---- helpers ------------------------------------------------------------------------
-
-    def _changed(self, message: str = "") -> None:
-        self.version += 1
-        self.message = message
+    # ---- the rules ----------------------------------------------------------------------
 
     def _turn(self) -> Color:
         return bool(self.position["turn"])
@@ -161,34 +147,16 @@ class VariantGame:
         self.position = variant_position(self.variant, self.start_fen, self.moves)
         self.ending = self._automatic_ending()
 
-    def player_name(self, color: Color) -> str:
-        player = self.players[color]
-        return "Human" if player is None else player.name
-
-    def is_human(self, color: Color) -> bool:
-        return self.players[color] is None
-
-    def _require_playing(self) -> None:
-        from .games import GameError
-
-        if self.ending is not None:
-            raise GameError(409, f"the game is over: {self.ending.announcement()}")
-
-    def _require_human_turn(self) -> None:
-        from .games import GameError
-
-        self._require_playing()
-        if self.thinking or not self.is_human(self._turn()):
-            raise GameError(409, "it is the engine's move: wait for it to play")
-        if self.offer is not None:
-            raise GameError(409, f"{side_name(self.offer)} has offered a draw: answer it first")
+    def _play_engine_move(self, move: Move) -> str:
+        uci = move.uci()
+        san: str = self.position["legal_san"][self.position["legal_moves"].index(uci)]
+        self._play(uci)
+        return san
 
     # ---- the players' actions ----------------------------------------------------------
 
     def move(self, text: str) -> None:
         """Plays ``text`` (SAN or UCI, drops ``N@f3``) for the side to move."""
-        from .games import GameError
-
         with self.lock:
             self._require_human_turn()
             legal: list[str] = self.position["legal_moves"]
@@ -205,8 +173,6 @@ class VariantGame:
     def undo(self) -> None:
         """Takes back the last move between humans; against the engine, back to the human's
         previous turn."""
-        from .games import GameError
-
         with self.lock:
             if not any(self.is_human(c) for c in (True, False)):
                 raise GameError(409, "no human plays in this game: there is nothing to undo")
@@ -226,80 +192,8 @@ class VariantGame:
             self._changed(f"took back {' '.join(taken)}")
         self.start_engine()
 
-    def resign(self, color: Color | None) -> None:
-        from .games import GameError
-
-        with self.lock:
-            self._require_playing()
-            if color is None:
-                humans = [c for c in (self._turn(), not self._turn()) if self.is_human(c)]
-                if not humans:
-                    raise GameError(409, "no human plays in this game: nobody can resign")
-                color = humans[0]
-            elif not self.is_human(color):
-                raise GameError(400, f"{side_name(color)} is the engine: only a human resigns")
-            self._stop_thinking()
-            self.offer = None
-            self.ending = Ending(f"{side_name(color)} resigns", not color)
-            self._changed()
-
-    def offer_draw(self) -> Color | None:
-        with self.lock:
-            self._require_human_turn()
-            offerer = self._turn()
-            if self.is_human(not offerer):
-                self.offer = offerer
-                self._changed(f"{side_name(offerer)} offers a draw")
-                return None
-            self.thinking = True
-            self._changed(f"{side_name(offerer)} offers a draw; the engine is deciding...")
-            return offerer
-
-    def engine_answer(self, offerer: Color) -> None:
-        from .games import GameError
-
-        opponent = not offerer
-        player = self.players[opponent]
-        if player is None:
-            raise GameError(409, "the opponent is a human: they answer the offer")
-        with self.lock:
-            view = self._view()
-            generation = self.generation
-        try:
-            with self.engine_lock:
-                accepted = player.accepts_draw(view, opponent)  # type: ignore[arg-type]
-        finally:
-            with self.lock:
-                if generation == self.generation:
-                    self.thinking = False
-        with self.lock:
-            if generation != self.generation or self.ending is not None:
-                raise GameError(409, "the game changed while the engine was deciding")
-            if accepted:
-                self.ending = Ending("Draw by agreement")
-                self._changed(f"{side_name(opponent)} accepts the draw.")
-            else:
-                self._changed(f"{side_name(opponent)} declines the draw. Play on.")
-
-    def answer(self, accept: bool) -> None:
-        from .games import GameError
-
-        with self.lock:
-            self._require_playing()
-            if self.offer is None:
-                raise GameError(409, "there is no draw offer to answer")
-            opponent = not self.offer
-            self.offer = None
-            if accept:
-                self.ending = Ending("Draw by agreement")
-                self._changed(f"{side_name(opponent)} accepts the draw.")
-            else:
-                self._changed(f"{side_name(opponent)} declines the draw. Play on.")
-
     def claim(self, text: str | None) -> None:
         """A draw by threefold repetition, in the position (a move is not taken)."""
-        from .games import GameError
-
         with self.lock:
             self._require_human_turn()
             if text:
@@ -310,74 +204,7 @@ class VariantGame:
                 return
             raise GameError(409, "no draw to claim: the position has not stood three times")
 
-    def flip(self) -> None:
-        with self.lock:
-            self.white_at_bottom = not self.white_at_bottom
-            self._changed(self.message)
-
     # ---- the engine's turn -------------------------------------------------------------
-
-    def _stop_thinking(self) -> None:
-        self.generation += 1
-        if self.thinking:
-            for player in self.players.values():
-                if player is not None:
-                    player.stop()
-            self.thinking = False
-
-    def engine_to_move(self) -> EnginePlayer | None:
-        with self.lock:
-            if self.ending is not None or self.thinking:
-                return None
-            return self.players[self._turn()]
-
-    def start_engine(self) -> None:
-        with self.lock:
-            player = self.engine_to_move()
-            if player is None:
-                return
-            self.thinking = True
-            self._changed(self.message)
-            view = self._view()
-            generation = self.generation
-
-        def search() -> None:
-            self._search(player, view, generation)
-
-        self.spawn(search)
-
-    def _search(self, player: EnginePlayer, view: _Position, generation: int) -> None:
-        color = view.turn
-        move: Move | None = None
-        failure = ""
-        try:
-            with self.engine_lock:
-                with self.lock:
-                    if generation != self.generation:
-                        return
-                move = player.think(view)  # type: ignore[arg-type]
-        except Exception as e:  # reported to the players, never kills the server
-            failure = f"the engine failed: {e}"
-        with self.lock:
-            if generation != self.generation:
-                return
-            self.thinking = False
-            if failure:
-                self._changed(failure)
-                return
-            if move is None:
-                self.ending = Ending.unfinished("The engine found no move")
-                self._changed()
-                return
-            uci = move.uci()
-            san = self.position["legal_san"][self.position["legal_moves"].index(uci)]
-            self._play(uci)
-            self._changed(f"{side_name(color)} plays {san}")
-        self.start_engine()
-
-    def shutdown(self) -> None:
-        with self.lock:
-            self._stop_thinking()
 
     # ---- what the page shows -----------------------------------------------------------
 
@@ -407,10 +234,6 @@ class VariantGame:
                     number += 1
                 white = not white
             return "\n".join(headers) + "\n\n" + " ".join([*body, ending.result]) + "\n"
-
-    def state(self) -> dict[str, Any]:
-        with self.lock:
-            return self._state()
 
     def _state(self) -> dict[str, Any]:
         position = self.position
