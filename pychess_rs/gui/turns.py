@@ -10,6 +10,7 @@ searches, playing the engine's move, and the page's state.
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from typing import Any, Callable, Generic, TypeVar
 
 from .._core import Move
@@ -34,9 +35,9 @@ class GameError(Exception):
         self.extra = extra
 
 
-class Turns(Generic[View]):
-    """One game's players and turns. A subclass gives the rules (the methods that raise
-    :exc:`NotImplementedError`) and sets ``ending`` once its position is built."""
+class Turns(ABC, Generic[View]):
+    """One game's players and turns. A subclass gives the rules (the abstract methods) and
+    sets ``ending`` once its position is built."""
 
     def __init__(
         self,
@@ -66,25 +67,25 @@ class Turns(Generic[View]):
 
     # ---- the rules, from the subclass --------------------------------------------------
 
+    @abstractmethod
     def _turn(self) -> Color:
         """The side to move."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _view(self) -> View:
         """The position as an engine searches it (taken under the lock)."""
-        raise NotImplementedError
 
     def _engine_claim(self, view: View) -> str | None:
         """The draw the engine may claim before moving in ``view`` (its rule), if any."""
         return None
 
+    @abstractmethod
     def _play_engine_move(self, move: Move) -> str:
         """Plays the engine's ``move`` (legal in the current position) and returns its SAN."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _state(self) -> dict[str, Any]:
         """Everything the page draws (taken under the lock)."""
-        raise NotImplementedError
 
     # ---- helpers ------------------------------------------------------------------------
 
