@@ -8,7 +8,8 @@ where each is specified, in ``docs/training-data.md``):
   (scores from ``[%eval]`` comments, else from the built-in engine if ``engine_nodes`` or
   ``engine_depth`` is given, else 0) or from self-play at a fixed node budget after random
   opening plies, seeded and multithreaded. :func:`read_nnue` reads them back;
-  :func:`filter_nnue` filters a record file after the fact.
+  :func:`filter_nnue` filters a record file after the fact; :func:`rescore_nnue` scores its
+  positions again with another UCI engine (Stockfish, say).
 * :func:`write_lc0`: Lc0 V6 training chunks (gzip) from PGN: history planes, the move
   played as a one-hot policy, the result. :func:`read_lc0` decodes a chunk.
 * :func:`write_alphazero`: AlphaZero planes, legal-move masks, moves played and outcomes as
@@ -61,6 +62,7 @@ __all__ = [
     "read_alphazero",
     "read_lc0",
     "read_nnue",
+    "rescore_nnue",
     "write_alphazero",
     "write_lc0",
     "write_nnue",
@@ -78,6 +80,7 @@ LC0_POLICY_SIZE = 1858
 ALPHAZERO_FILES = ("planes.npy", "legal_mask.npy", "action.npy", "outcome.npy")
 
 _RESULTS = ("0-1", "1/2-1/2", "1-0")  # a record's result byte (0, 1, 2) as PGN writes it
+_MATE = 32000  # a mate's score in a record, as the writers give it
 
 PathLike = Union[str, "os.PathLike[str]"]
 Progress = Callable[["Stats", "float | None"], None]
@@ -396,6 +399,99 @@ def filter_nnue(
             fraction = counts["positions"] / total if total else 1.0
             progress(Stats(**counts, seconds=time.monotonic() - started), fraction)
     return Stats(**run.finish(), seconds=time.monotonic() - started)
+
+
+def rescore_nnue(
+    src: PathLike,
+    out: PathLike,
+    engine: str | list[str],
+    *,
+    depth: int | None = None,
+    nodes: int | None = None,
+    threads: int = 1,
+    options: dict[str, Any] | None = None,
+    format: str = "bullet",
+    progress: Progress | None = None,
+) -> Stats:
+    """Copies the NNUE records of ``src`` to ``out`` in order, each with its score replaced
+    by a UCI engine's (``engine``: its command, e.g. ``"/usr/games/stockfish"``) search of
+    the record's position to ``depth`` and/or ``nodes``; position and result are kept.
+    ``threads`` engine processes (``options`` configured on each) score blocks of records
+    side by side. A mate scores +-32000, as the writers record it.
+
+    Why: a record's position and its label need not come from the same engine. Positions
+    from this engine's self-play scored by a stronger engine give a network a better target
+    than this engine's own search (rust/engine/TUNING.md, issue 25).
+
+    :raises: :exc:`TrainingDataError` for a record no writer produces or a missing limit,
+        :exc:`OSError` for files, :exc:`pychess_rs.engine.EngineError` if the engine fails.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+    from queue import SimpleQueue
+
+    from .engine import Limit, SimpleEngine
+
+    _check_format(format)
+    if depth is None and nodes is None:
+        raise TrainingDataError("rescoring needs a limit: depth, nodes or both")
+    if threads < 1:
+        raise TrainingDataError(f"threads must be at least 1, got {threads}")
+    if os.path.abspath(src) == os.path.abspath(out):
+        raise TrainingDataError(f"{os.fspath(out)}: the output may not be the input")
+    data = Path(src).read_bytes()
+    records = decode_nnue(data, format)
+    limit = Limit(depth=depth, nodes=nodes)
+    started = time.monotonic()
+    engines: SimpleQueue[SimpleEngine] = SimpleQueue()
+    spawned: list[SimpleEngine] = []
+
+    def score_block(block: list[NnueRecord]) -> bytes:
+        engine_ = engines.get()
+        try:
+            encoded = []
+            for record in block:
+                board = record.board()
+                info = engine_.analyse(board, limit)
+                score = info["score"].white().score(mate_score=_MATE) or 0
+                if abs(score) > _MATE - 1000:  # a mate, at any distance
+                    score = _MATE if score > 0 else -_MATE
+                encoded.append(encode_nnue(board, score, record.result, format))
+            return b"".join(encoded)
+        finally:
+            engines.put(engine_)
+
+    block_size = 256
+    blocks = [records[i : i + block_size] for i in range(0, len(records), block_size)]
+    written = 0
+    try:
+        for _ in range(min(threads, max(1, len(blocks)))):
+            spawned.append(SimpleEngine.popen_uci(engine))
+            if options:
+                spawned[-1].configure(options)
+            engines.put(spawned[-1])
+        with open(out, "wb") as file, ThreadPoolExecutor(len(spawned)) as pool:
+            for chunk in pool.map(score_block, blocks):
+                file.write(chunk)
+                written += len(chunk) // 32
+                if progress is not None:
+                    stats = Stats(
+                        positions=written,
+                        written=written,
+                        scores_from_engine=written,
+                        bytes=written * 32,
+                        seconds=time.monotonic() - started,
+                    )
+                    progress(stats, written / len(records))
+    finally:
+        for engine_ in spawned:
+            engine_.quit()
+    return Stats(
+        positions=len(records),
+        written=written,
+        scores_from_engine=written,
+        bytes=written * 32,
+        seconds=time.monotonic() - started,
+    )
 
 
 def write_lc0(

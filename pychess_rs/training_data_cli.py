@@ -8,6 +8,8 @@ on standard output; :mod:`pychess_rs.training_data` is the API behind them, and
                from a PGN file or from the engine's self-play;
 ``lc0``        Lc0 V6 training chunks from a PGN file;
 ``alphazero``  AlphaZero planes, legal masks, moves and outcomes as ``.npy`` files or ``.npz``;
+``filter``     copy the records of an NNUE file that pass filters;
+``rescore``    score an NNUE file's positions again with a UCI engine (Stockfish, say);
 ``read``       print the records of any of these files (a check that they round-trip).
 
 Exit status: 0 done, 1 the data could not be written or read, 2 usage error.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +39,7 @@ EPILOG = (
     "  pychess-rs training-data lc0 games.pgn chunks/ --games-per-chunk 100\n"
     "  pychess-rs training-data alphazero games.pgn tensors.npz\n"
     "  pychess-rs training-data filter data.bin quiet.bin --skip-check --skip-noisy\n"
+    "  pychess-rs training-data rescore quiet.bin sf.bin --engine /usr/games/stockfish --depth 8\n"
     "  pychess-rs training-data read data.bin --limit 5"
 )
 
@@ -86,7 +90,7 @@ def _add_common(parser: argparse.ArgumentParser, *, scores: bool) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(
-        dest="what", required=True, metavar="{nnue,lc0,alphazero,filter,read}"
+        dest="what", required=True, metavar="{nnue,lc0,alphazero,filter,rescore,read}"
     )
 
     nnue = sub.add_parser(
@@ -190,6 +194,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     refilter.add_argument("--no-progress", action="store_true", help="no progress line")
     refilter.set_defaults(write=_filter_nnue)
 
+    rescore = sub.add_parser(
+        "rescore",
+        help="score the positions of an NNUE file again with a UCI engine",
+        description="Copy the records of an NNUE file to OUT in order, each scored by a UCI "
+        "engine's search of its position (--depth and/or --nodes); positions and results are "
+        "kept. --threads engine processes run side by side.",
+    )
+    rescore.add_argument("src", help="an NNUE record file")
+    rescore.add_argument("out", help="the record file to write (not SRC)")
+    rescore.add_argument(
+        "--engine",
+        required=True,
+        help="the engine's command line (split as a shell would), e.g. /usr/games/stockfish",
+    )
+    rescore.add_argument("--depth", type=_positive, help="search each position to this depth")
+    rescore.add_argument("--nodes", type=_positive, help="search each position this many nodes")
+    rescore.add_argument("--threads", type=_positive, default=1, help="engine processes")
+    rescore.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a UCI option for each engine process (repeatable), e.g. Hash=16",
+    )
+    rescore.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
+    rescore.add_argument("--no-progress", action="store_true", help="no progress line")
+    rescore.set_defaults(write=_rescore_nnue)
+
     read = sub.add_parser(
         "read",
         help="print the records of a training-data file",
@@ -288,6 +320,38 @@ def _filter_nnue(args: argparse.Namespace) -> Any:
             max_score=args.max_score,
             progress=show,
         )
+    finally:
+        bar.finish()
+
+
+def _rescore_nnue(args: argparse.Namespace) -> Any:
+    from .training_data import TrainingDataError, rescore_nnue
+
+    if args.depth is None and args.nodes is None:
+        raise TrainingDataError("rescore needs --depth or --nodes")
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise TrainingDataError(f"--option {item!r} is not NAME=VALUE")
+        options[name.strip()] = value.strip()
+    from .engine import EngineError
+
+    bar, show = _progress(args, "rescore", lambda s: f"{s.written} positions scored")
+    try:
+        return rescore_nnue(
+            args.src,
+            args.out,
+            shlex.split(args.engine),
+            depth=args.depth,
+            nodes=args.nodes,
+            threads=args.threads,
+            options=options,
+            format=args.format,
+            progress=show,
+        )
+    except EngineError as e:
+        raise TrainingDataError(f"engine {args.engine!r}: {e}") from e
     finally:
         bar.finish()
 

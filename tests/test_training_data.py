@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import struct
+import sys
 from pathlib import Path
 from random import Random
 
@@ -605,3 +606,62 @@ def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     capsys.readouterr()
     assert main(["training-data", "read", az, "--limit", "1"]) == 0
     assert "planes: float32 (" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fmt", ["bullet", "marlin"])
+def test_rescore_replaces_scores_with_a_uci_engines(tmp_path: Path, fmt: str) -> None:
+    chess = pytest.importorskip("chess")
+    import chess.engine as chess_engine
+
+    src, out = tmp_path / "all.bin", tmp_path / "rescored.bin"
+    td.write_nnue(src, games=3, nodes=300, seed=5, max_plies=60, format=fmt)
+    mate_in_one = Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    with src.open("ab") as f:
+        f.write(td.encode_nnue(mate_in_one, 0, "1-0", fmt))
+    command = [sys.executable, "-m", "pychess_rs", "uci"]
+    seen: list[float | None] = []
+    stats = td.rescore_nnue(
+        src,
+        out,
+        command,
+        depth=2,
+        threads=2,
+        options={"Hash": 1},
+        format=fmt,
+        progress=lambda s, fraction: seen.append(fraction),
+    )
+    before, after = td.read_nnue(src, fmt), td.read_nnue(out, fmt)
+    assert stats.positions == stats.written == len(after) == len(before) > 40
+    assert seen and seen[-1] == 1.0
+    assert [(r.fen, r.result) for r in after] == [(r.fen, r.result) for r in before]
+    assert after[-1].score == 32000
+    assert [r.score for r in after] != [r.score for r in before]
+    # The oracle: python-chess's engine client asks the same engine the same questions in
+    # the same order (one process: its hash table carries over from position to position).
+    td.rescore_nnue(src, out, command, depth=2, options={"Hash": 1}, format=fmt)
+    after = td.read_nnue(out, fmt)
+    with chess_engine.SimpleEngine.popen_uci(command) as engine:
+        engine.configure({"Hash": 1})
+        for record in after[:-1]:
+            info = engine.analyse(chess.Board(record.fen), chess_engine.Limit(depth=2))
+            assert record.score == info["score"].white().score(mate_score=32000)
+    with pytest.raises(td.TrainingDataError, match="needs a limit"):
+        td.rescore_nnue(src, out, command)
+    with pytest.raises(td.TrainingDataError, match="may not be the input"):
+        td.rescore_nnue(src, src, command, depth=1)
+    with pytest.raises(FileNotFoundError):
+        td.rescore_nnue(src, out, str(tmp_path / "no-such-engine"), depth=1, format=fmt)
+
+
+def test_rescore_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src, out = tmp_path / "all.bin", tmp_path / "rescored.bin"
+    td.write_nnue(src, games=1, nodes=200, seed=3, max_plies=30)
+    engine = f"{sys.executable} -m pychess_rs uci"
+    argv = ["training-data", "rescore", str(src), str(out), "--engine", engine]
+    assert main([*argv, "--depth", "1", "--option", "Hash=1", "--no-progress"]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    assert len(td.read_nnue(out)) == len(td.read_nnue(src))
+    assert main([*argv, "--no-progress"]) == 1
+    assert "needs --depth or --nodes" in capsys.readouterr().err
+    assert main([*argv, "--depth", "1", "--option", "Bogus=1", "--no-progress"]) == 1
+    assert "no option 'Bogus'" in capsys.readouterr().err
