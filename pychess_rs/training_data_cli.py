@@ -88,6 +88,16 @@ def _add_common(parser: argparse.ArgumentParser, *, scores: bool) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
+def _record_file_to_file(sub: Any, name: str, **text: str) -> argparse.ArgumentParser:
+    """A subcommand that reads one NNUE record file and writes another."""
+    parser: argparse.ArgumentParser = sub.add_parser(name, **text)
+    parser.add_argument("src", help="an NNUE record file")
+    parser.add_argument("out", help="the record file to write (not SRC)")
+    parser.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
+    parser.add_argument("--no-progress", action="store_true", help="no progress line")
+    return parser
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(
         dest="what", required=True, metavar="{nnue,lc0,alphazero,filter,rescore,read}"
@@ -174,16 +184,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_common(az, scores=False)
     az.set_defaults(write=_write_alphazero)
 
-    refilter = sub.add_parser(
+    refilter = _record_file_to_file(
+        sub,
         "filter",
         help="copy the NNUE records of a file that pass filters to another",
         description="Copy the records of an NNUE file that pass the filters to OUT, byte for "
         "byte. Records carry no best move: --skip-noisy leaves out positions where the side "
         "to move has a capture or promotion that wins material by static exchange.",
     )
-    refilter.add_argument("src", help="an NNUE record file")
-    refilter.add_argument("out", help="the record file to write (not SRC)")
-    refilter.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
     refilter.add_argument("--skip-check", action="store_true", help="positions in check")
     refilter.add_argument(
         "--skip-noisy", action="store_true", help="positions with a winning capture or promotion"
@@ -191,18 +199,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     refilter.add_argument(
         "--max-score", type=_count, metavar="CP", help="positions whose |score| is above CP"
     )
-    refilter.add_argument("--no-progress", action="store_true", help="no progress line")
     refilter.set_defaults(write=_filter_nnue)
 
-    rescore = sub.add_parser(
+    rescore = _record_file_to_file(
+        sub,
         "rescore",
         help="score the positions of an NNUE file again with a UCI engine",
         description="Copy the records of an NNUE file to OUT in order, each scored by a UCI "
         "engine's search of its position (--depth and/or --nodes); positions and results are "
         "kept. --threads engine processes run side by side.",
     )
-    rescore.add_argument("src", help="an NNUE record file")
-    rescore.add_argument("out", help="the record file to write (not SRC)")
     rescore.add_argument(
         "--engine",
         required=True,
@@ -218,8 +224,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a UCI option for each engine process (repeatable), e.g. Hash=16",
     )
-    rescore.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
-    rescore.add_argument("--no-progress", action="store_true", help="no progress line")
     rescore.set_defaults(write=_rescore_nnue)
 
     read = sub.add_parser(

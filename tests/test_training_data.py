@@ -328,16 +328,21 @@ def test_selfplay_in_pieces_equals_one_run(tmp_path: Path) -> None:
         td.write_nnue(pieces, games=1, append=True, **common)  # type: ignore[arg-type]
 
 
+def _selfplay_then(path: Path, fmt: str, boards: list[tuple[Board, int]], **play: int) -> None:
+    """Self-play records at 250 nodes, then one record (White won) per given board."""
+    td.write_nnue(path, nodes=250, format=fmt, **play)  # type: ignore[arg-type]
+    with path.open("ab") as f:
+        f.write(b"".join(td.encode_nnue(board, score, "1-0", fmt) for board, score in boards))
+
+
 @pytest.mark.parametrize("fmt", ["bullet", "marlin"])
 def test_filter_keeps_the_records_that_pass(tmp_path: Path, fmt: str) -> None:
     chess = pytest.importorskip("chess")
     src, out = tmp_path / "all.bin", tmp_path / "kept.bin"
-    td.write_nnue(src, games=6, nodes=200, seed=11, max_plies=80, format=fmt)
     # Two records whose verdict is known: a queen hanging to a pawn, and a quiet pawn ending.
     hanging = Board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")
     quiet = Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
-    with src.open("ab") as f:
-        f.write(td.encode_nnue(hanging, 900, "1-0", fmt) + td.encode_nnue(quiet, 40, "1-0", fmt))
+    _selfplay_then(src, fmt, [(hanging, 900), (quiet, 40)], games=6, seed=11, max_plies=80)
     seen: list[float | None] = []
     stats = td.filter_nnue(
         src,
@@ -614,10 +619,8 @@ def test_rescore_replaces_scores_with_a_uci_engines(tmp_path: Path, fmt: str) ->
     import chess.engine as chess_engine
 
     src, out = tmp_path / "all.bin", tmp_path / "rescored.bin"
-    td.write_nnue(src, games=3, nodes=300, seed=5, max_plies=60, format=fmt)
     mate_in_one = Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
-    with src.open("ab") as f:
-        f.write(td.encode_nnue(mate_in_one, 0, "1-0", fmt))
+    _selfplay_then(src, fmt, [(mate_in_one, 0)], games=3, seed=5, max_plies=60)
     command = [sys.executable, "-m", "pychess_rs", "uci"]
     seen: list[float | None] = []
     stats = td.rescore_nnue(
