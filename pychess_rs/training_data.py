@@ -429,7 +429,7 @@ def rescore_nnue(
     from concurrent.futures import ThreadPoolExecutor
     from queue import SimpleQueue
 
-    from .engine import Limit, SimpleEngine
+    from .engine import Info, Limit, SimpleEngine
 
     _check_format(format)
     if depth is None and nodes is None:
@@ -451,7 +451,7 @@ def rescore_nnue(
             encoded = []
             for record in block:
                 board = record.board()
-                info = engine_.analyse(board, limit)
+                info = engine_.analyse(board, limit, info=Info.SCORE)  # no PVs to parse
                 score = info["score"].white().score(mate_score=_MATE) or 0
                 if abs(score) > _MATE - 1000:  # a mate, at any distance
                     score = _MATE if score > 0 else -_MATE
