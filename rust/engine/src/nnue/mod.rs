@@ -78,6 +78,13 @@ pub const VERSION: u32 = 1;
 pub const MAX_HIDDEN: usize = 4096;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 24;
+/// The feature transformer's scale the trainer writes: a float weight `w` is stored as
+/// `round(w * QA)`, and the clipped ReLU clips at `QA` (1.0).
+pub const QA: i32 = 255;
+/// The output layer's scale the trainer writes.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the float network's output, as the trainer writes it.
+pub const SCALE: i32 = 400;
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +120,15 @@ pub enum NetworkError {
         /// Its value.
         value: u32,
     },
+    /// A weight vector given to [`Network::from_weights`] of the wrong length.
+    WrongWeights {
+        /// Which vector (`feature weights`, `feature biases`, `output weights`).
+        part: &'static str,
+        /// The length the width implies.
+        expected: usize,
+        /// The length given.
+        found: usize,
+    },
     /// The length does not match the header's `N`.
     WrongLength {
         /// The length `N` implies.
@@ -144,6 +160,14 @@ impl fmt::Display for NetworkError {
             NetworkError::BadScale { name, value } => {
                 write!(f, "network scale {name} = {value} is outside 1..=65535")
             }
+            NetworkError::WrongWeights {
+                part,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{found} {part} given, a network of this width has {expected}"
+            ),
             NetworkError::WrongLength { expected, found } => write!(
                 f,
                 "network file is {found} bytes, its header says {expected}"
@@ -210,14 +234,59 @@ impl Network {
     pub fn zeroed(hidden: usize) -> Network {
         Network {
             hidden,
-            qa: 255,
-            qb: 64,
-            scale: 400,
+            qa: QA,
+            qb: QB,
+            scale: SCALE,
             feature_weights: vec![0; INPUTS * hidden],
             feature_bias: vec![0; hidden],
             output_weights: vec![0; 2 * hidden],
             output_bias: 0,
         }
+    }
+
+    /// A network of width `hidden` with the trainer's scales ([`QA`], [`QB`], [`SCALE`])
+    /// and these quantised weights, laid out as in the file: `feature_weights` input-major
+    /// (`INPUTS * hidden`), `feature_bias` (`hidden`), `output_weights` (`2 * hidden`, the
+    /// side to move's half first), `output_bias` in units of `QA * QB`.
+    ///
+    /// # Errors
+    /// [`NetworkError::BadHidden`] for a width outside `1..=MAX_HIDDEN`,
+    /// [`NetworkError::WrongWeights`] for a vector of the wrong length.
+    pub fn from_weights(
+        hidden: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetworkError> {
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetworkError::BadHidden {
+                hidden: u32::try_from(hidden).unwrap_or(u32::MAX),
+            });
+        }
+        for (part, expected, found) in [
+            ("feature weights", INPUTS * hidden, feature_weights.len()),
+            ("feature biases", hidden, feature_bias.len()),
+            ("output weights", 2 * hidden, output_weights.len()),
+        ] {
+            if expected != found {
+                return Err(NetworkError::WrongWeights {
+                    part,
+                    expected,
+                    found,
+                });
+            }
+        }
+        Ok(Network {
+            hidden,
+            qa: QA,
+            qb: QB,
+            scale: SCALE,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
     }
 
     /// Reads a network file.
@@ -617,6 +686,30 @@ mod tests {
         );
         let error = Network::load("/nonexistent/net.nnue").unwrap_err();
         assert!(error.to_string().starts_with("cannot read network file"));
+    }
+
+    #[test]
+    fn from_weights_builds_the_network_the_file_describes_and_checks_lengths() {
+        let net = random_network(16, 3);
+        let built = Network::from_weights(
+            16,
+            net.feature_weights.clone(),
+            net.feature_bias.clone(),
+            net.output_weights.clone(),
+            net.output_bias,
+        )
+        .unwrap();
+        assert_eq!(built, net);
+        assert_eq!(Network::from_bytes(&built.to_bytes()).unwrap(), net);
+        let short = Network::from_weights(16, vec![0; 10], vec![0; 16], vec![0; 32], 0);
+        assert_eq!(
+            short.unwrap_err().to_string(),
+            "10 feature weights given, a network of this width has 12288"
+        );
+        assert!(matches!(
+            Network::from_weights(0, vec![], vec![], vec![], 0),
+            Err(NetworkError::BadHidden { hidden: 0 })
+        ));
     }
 
     #[test]

@@ -78,7 +78,7 @@
 //! ```
 
 pub mod end;
-mod parallel;
+pub mod parallel;
 mod pool;
 pub mod rollout;
 mod start;

@@ -1,0 +1,355 @@
+//! The float network the trainer fits, its gradient, the optimiser, and quantisation to the
+//! engine's integer network.
+//!
+//! All parameters live in one vector, `[feature weights (768 x N, input-major) | feature
+//! biases (N) | output weights (2N, the side to move's half first) | output bias]`, so that
+//! gradients, Adam's moments and the clipping are plain loops over one slice.
+//!
+//! The float network's output `o` is the evaluation in units of `SCALE` centipawns; the
+//! loss of a position is `(sigmoid(o) - target)^2` with
+//! `target = (1 - wdl) * sigmoid(score / SCALE) + wdl * result`.
+
+use crate::data::{mirrored, Inputs, NO_INPUT};
+use pychess_engine::nnue::{Network, NetworkError, INPUTS, QA, QB, SCALE};
+use pychess_ml::batch::SplitMix64;
+
+/// Every weight is kept in `[-CLIP, CLIP]`: 32 inputs of 1.98 x 255 plus a bias stay below
+/// 32,767, so the engine's 16-bit accumulator cannot overflow.
+pub const CLIP: f32 = 1.98;
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a position: its score's win probability blended with its game's
+/// result.
+#[inline]
+pub fn target(score: f32, result: f32, wdl: f32) -> f32 {
+    (1.0 - wdl) * sigmoid(score / SCALE as f32) + wdl * result
+}
+
+/// Where each part of the parameter vector starts, for hidden width `N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `N`.
+    pub hidden: usize,
+}
+
+impl Layout {
+    /// The feature biases' offset.
+    pub fn feature_bias(self) -> usize {
+        INPUTS * self.hidden
+    }
+    /// The output weights' offset.
+    pub fn output_weights(self) -> usize {
+        self.feature_bias() + self.hidden
+    }
+    /// The output bias's offset.
+    pub fn output_bias(self) -> usize {
+        self.output_weights() + 2 * self.hidden
+    }
+    /// Parameters in all.
+    pub fn len(self) -> usize {
+        self.output_bias() + 1
+    }
+    /// Never: a network has at least its output bias.
+    pub fn is_empty(self) -> bool {
+        false
+    }
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// Its shape.
+    pub layout: Layout,
+    /// Every parameter, laid out as [`Layout`] says.
+    pub params: Vec<f32>,
+}
+
+/// Per-position working memory for [`FloatNetwork::forward`] and the gradient.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    us: Vec<f32>,
+    them: Vec<f32>,
+}
+
+impl Scratch {
+    /// Room for a network of width `hidden`.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            us: vec![0.0; hidden],
+            them: vec![0.0; hidden],
+        }
+    }
+}
+
+/// A standard normal number (Box-Muller).
+fn normal(rng: &mut SplitMix64) -> f32 {
+    let u1 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()) as f32
+}
+
+impl FloatNetwork {
+    /// A network of width `hidden` with random weights from `rng`: feature weights of
+    /// spread `1/sqrt(32)` (about 30 inputs are on), output weights `1/sqrt(2N)`, biases 0.
+    pub fn new(hidden: usize, rng: &mut SplitMix64) -> FloatNetwork {
+        let layout = Layout { hidden };
+        let mut params = vec![0.0; layout.len()];
+        let spread = 1.0 / 32f32.sqrt();
+        for w in &mut params[..layout.feature_bias()] {
+            *w = normal(rng) * spread;
+        }
+        let spread = 1.0 / (2.0 * hidden as f32).sqrt();
+        for w in &mut params[layout.output_weights()..layout.output_bias()] {
+            *w = normal(rng) * spread;
+        }
+        FloatNetwork { layout, params }
+    }
+
+    /// The accumulators of both perspectives into `scratch` (mirrored a<->h if `mirror`),
+    /// and the output `o`.
+    pub fn forward(&self, us: &Inputs, them: &Inputs, mirror: bool, scratch: &mut Scratch) -> f32 {
+        let l = self.layout;
+        let n = l.hidden;
+        let bias = &self.params[l.feature_bias()..l.output_weights()];
+        for (acc, inputs) in [(&mut scratch.us, us), (&mut scratch.them, them)] {
+            acc.copy_from_slice(bias);
+            for &input in inputs.iter().take_while(|&&i| i != NO_INPUT) {
+                let input = usize::from(if mirror { mirrored(input) } else { input });
+                let row = &self.params[input * n..(input + 1) * n];
+                acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+            }
+        }
+        let out = &self.params[l.output_weights()..l.output_bias()];
+        let crelu_dot = |acc: &[f32], w: &[f32]| -> f32 {
+            acc.iter()
+                .zip(w)
+                .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                .sum::<f32>()
+        };
+        crelu_dot(&scratch.us, &out[..n])
+            + crelu_dot(&scratch.them, &out[n..])
+            + self.params[l.output_bias()]
+    }
+
+    /// The evaluation in centipawns from the side to move's point of view.
+    pub fn evaluate(&self, us: &Inputs, them: &Inputs, scratch: &mut Scratch) -> f32 {
+        self.forward(us, them, false, scratch) * SCALE as f32
+    }
+
+    /// Adds `weight` times the gradient of the position's loss `(sigmoid(o) - goal)^2` to
+    /// `grad` (a parameter-shaped vector); returns the loss.
+    pub fn add_gradient(
+        &self,
+        (us, them, mirror): (&Inputs, &Inputs, bool),
+        goal: f32,
+        weight: f32,
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f32 {
+        let l = self.layout;
+        let n = l.hidden;
+        let o = self.forward(us, them, mirror, scratch);
+        let s = sigmoid(o);
+        let err = s - goal;
+        let d_out = weight * 2.0 * err * s * (1.0 - s);
+        let out = &self.params[l.output_weights()..l.output_bias()];
+        grad[l.output_bias()] += d_out;
+        // Each perspective: the output weights' gradient, then the accumulator's (zero where
+        // the clipped ReLU is flat), which flows into the bias and each active input's row.
+        for (half, acc, inputs) in [(0, &mut scratch.us, us), (1, &mut scratch.them, them)] {
+            let w = &out[half * n..(half + 1) * n];
+            let g_out =
+                &mut grad[l.output_weights() + half * n..l.output_weights() + (half + 1) * n];
+            for ((g, a), w) in g_out.iter_mut().zip(acc.iter_mut()).zip(w) {
+                *g += d_out * a.clamp(0.0, 1.0);
+                // Reuse the accumulator's memory for its gradient.
+                *a = if *a > 0.0 && *a < 1.0 { d_out * w } else { 0.0 };
+            }
+            let g_bias = &mut grad[l.feature_bias()..l.output_weights()];
+            g_bias.iter_mut().zip(acc.iter()).for_each(|(g, d)| *g += d);
+            for &input in inputs.iter().take_while(|&&i| i != NO_INPUT) {
+                let input = usize::from(if mirror { mirrored(input) } else { input });
+                let row = &mut grad[input * n..(input + 1) * n];
+                row.iter_mut().zip(acc.iter()).for_each(|(g, d)| *g += d);
+            }
+        }
+        err * err
+    }
+
+    /// The engine's integer network: feature weights and biases times `QA`, output weights
+    /// times `QB`, the output bias times `QA * QB`, rounded.
+    ///
+    /// # Errors
+    /// Only for a width the engine refuses (above `MAX_HIDDEN`).
+    pub fn quantised(&self) -> Result<Network, NetworkError> {
+        let l = self.layout;
+        let q = |values: &[f32], scale: i32| -> Vec<i16> {
+            values
+                .iter()
+                .map(|v| (v * scale as f32).round().clamp(-32768.0, 32767.0) as i16)
+                .collect()
+        };
+        Network::from_weights(
+            l.hidden,
+            q(&self.params[..l.feature_bias()], QA),
+            q(&self.params[l.feature_bias()..l.output_weights()], QA),
+            q(&self.params[l.output_weights()..l.output_bias()], QB),
+            (self.params[l.output_bias()] * (QA * QB) as f32).round() as i32,
+        )
+    }
+}
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// One step of Adam (Kingma and Ba, 2015; the usual betas) on `params` with gradient `grad`
+/// and the moments `m`, `v` of the same parameters, at step number `t` (from 1), learning
+/// rate `lr`; then every weight is clipped to `[-CLIP, CLIP]`. Called on disjoint parts of
+/// the parameters from several threads.
+pub fn adam_update(
+    params: &mut [f32],
+    m: &mut [f32],
+    v: &mut [f32],
+    grad: impl Iterator<Item = f32>,
+    t: i32,
+    lr: f32,
+) {
+    let correct1 = 1.0 - BETA1.powi(t);
+    let correct2 = 1.0 - BETA2.powi(t);
+    for (((p, m), v), g) in params.iter_mut().zip(m).zip(v).zip(grad) {
+        *m = BETA1 * *m + (1.0 - BETA1) * g;
+        *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+        let step = lr * (*m / correct1) / ((*v / correct2).sqrt() + EPSILON);
+        *p = (*p - step).clamp(-CLIP, CLIP);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Positions;
+    use pychess_core::Board;
+
+    fn positions() -> Positions {
+        let mut positions = Positions::default();
+        for (fen, score) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                30.0,
+            ),
+            ("4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1", -20.0),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 250.0),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                0.0,
+            ),
+        ] {
+            positions.push(&Board::from_fen(fen, false).unwrap(), score, 0.5);
+        }
+        positions
+    }
+
+    fn loss(net: &FloatNetwork, positions: &Positions, mirror: bool) -> f64 {
+        let mut scratch = Scratch::new(net.layout.hidden);
+        (0..positions.len())
+            .map(|i| {
+                let o = net.forward(positions.us(i), positions.them(i), mirror, &mut scratch);
+                let goal = target(positions.score(i), positions.result(i), 0.3);
+                f64::from((sigmoid(o) - goal).powi(2))
+            })
+            .sum()
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let positions = positions();
+        let mut net = FloatNetwork::new(8, &mut SplitMix64::new(5));
+        // Biases that put some accumulators inside the clipped ReLU's slope.
+        let l = net.layout;
+        net.params[l.feature_bias()..l.output_weights()].fill(0.4);
+        for mirror in [false, true] {
+            let mut grad = vec![0.0; l.len()];
+            let mut scratch = Scratch::new(8);
+            for i in 0..positions.len() {
+                let goal = target(positions.score(i), positions.result(i), 0.3);
+                let inputs = (positions.us(i), positions.them(i), mirror);
+                net.add_gradient(inputs, goal, 1.0, &mut grad, &mut scratch);
+            }
+            // Every output weight, every bias and the rows of a few active inputs.
+            let first = usize::from(if mirror {
+                mirrored(positions.us(0)[0])
+            } else {
+                positions.us(0)[0]
+            });
+            let mut checked = 0;
+            let indices = (first * 8..first * 8 + 8).chain(l.feature_bias()..l.len());
+            for k in indices {
+                let h = 1e-3f32;
+                let mut plus = net.clone();
+                plus.params[k] += h;
+                let mut minus = net.clone();
+                minus.params[k] -= h;
+                let numeric = (loss(&plus, &positions, mirror) - loss(&minus, &positions, mirror))
+                    / (2.0 * f64::from(h));
+                let analytic = f64::from(grad[k]);
+                assert!(
+                    (numeric - analytic).abs() <= 2e-3 * numeric.abs().max(analytic.abs()) + 2e-5,
+                    "parameter {k} (mirror {mirror}): numeric {numeric}, analytic {analytic}"
+                );
+                checked += usize::from(analytic != 0.0);
+            }
+            assert!(checked > 8, "too few non-zero gradients checked: {checked}");
+        }
+    }
+
+    #[test]
+    fn the_quantised_network_evaluates_like_the_float_one() {
+        let positions = positions();
+        let mut net = FloatNetwork::new(32, &mut SplitMix64::new(11));
+        let l = net.layout;
+        net.params[l.feature_bias()..l.output_weights()].fill(0.3);
+        net.params[l.output_bias()] = 0.05;
+        let engine = net.quantised().unwrap();
+        let mut scratch = Scratch::new(32);
+        for (i, fen) in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let float = net.evaluate(positions.us(i), positions.them(i), &mut scratch);
+            let integer = engine.evaluate(&Board::from_fen(fen, false).unwrap()) as f32;
+            assert!(
+                (float - integer).abs() <= 6.0 && float.abs() > 20.0,
+                "{fen}: float {float}, engine {integer}"
+            );
+        }
+    }
+
+    #[test]
+    fn adam_moves_against_the_gradient_and_clips() {
+        let mut params = vec![0.0, 1.98, -1.0];
+        let (mut m, mut v) = (vec![0.0; 3], vec![0.0; 3]);
+        adam_update(
+            &mut params,
+            &mut m,
+            &mut v,
+            [1.0, -1.0, 0.0].into_iter(),
+            1,
+            0.01,
+        );
+        // The first step of Adam is lr * sign(g).
+        assert!((params[0] + 0.01).abs() < 1e-6, "{params:?}");
+        assert_eq!(params[1], CLIP);
+        assert_eq!(params[2], -1.0);
+    }
+}
