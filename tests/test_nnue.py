@@ -4,10 +4,12 @@ of the in-process ``Engine``, and refusals of bad files (``rust/engine/src/nnue.
 from __future__ import annotations
 
 import io
+import os
 import queue
 import random
 import re
 import struct
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -119,54 +121,32 @@ def test_engine_bad_eval_file_raises_a_value_error(tmp_path: Path) -> None:
         Engine(eval_file=tmp_path / "missing.nnue")
 
 
-# ---- the trainer (tools/nnue_train.py) and the pipeline end to end ----------------------------
+# ---- the trainers (rust/nnue_trainer, tools/nnue_train.py), the pipeline end to end ------
 
 
-def test_trainer_gradient_matches_finite_differences() -> None:
-    np = pytest.importorskip("numpy")
-    from nnue_train import Data, Network, dense, sigmoid, target
-
-    rng = np.random.default_rng(5)
-    m = 12
-    us = np.full((m, 32), 768, dtype=np.int16)
-    them = np.full((m, 32), 768, dtype=np.int16)
-    us[:, :6] = rng.integers(0, 768, (m, 6))
-    them[:, :6] = rng.integers(0, 768, (m, 6))
-    data = Data(us, them, rng.normal(0, 300, m).astype(np.float32), rng.random(m) > 0.5)
-    data.result = data.result.astype(np.float32)
-    net = Network(6, rng)
-    net.params["fb"] += 0.3
-
-    # The loss the step minimises, as a function of one parameter.
-    def loss() -> float:
-        out, _ = net.forward(dense(data.us), dense(data.them))
-        return float(np.mean((sigmoid(out) - target(data, 0.25)) ** 2))
-
-    for key, index in (("ow", 3), ("ob", 0), ("fb", 2), ("fw", (int(us[0, 0]), 1))):
-        before = net.params[key].copy()
-        eps = 1e-3
-        net.params[key][index] += eps
-        up = loss()
-        net.params[key][index] -= 2 * eps
-        down = loss()
-        net.params[key] = before
-        numeric = (up - down) / (2 * eps)
-        # One Adam step from fresh moments moves each parameter by -lr * sign(gradient).
-        fresh = Network(6, np.random.default_rng(0))
-        fresh.params = {k: v.copy() for k, v in net.params.items()}
-        fresh.step(data, 0.25, lr=1e-4)
-        moved = fresh.params[key][index] - net.params[key][index]
-        if abs(numeric) > 1e-7:
-            assert np.sign(moved) == -np.sign(numeric), (key, numeric, moved)
+@pytest.fixture(scope="module")
+def rust_trainer() -> Path:
+    """The Rust trainer (``rust/nnue_trainer``), built as ``cargo test --profile ci-test``
+    builds it (a no-op after tools/test's cargo step)."""
+    root = Path(__file__).resolve().parents[1]
+    cargo = ["cargo", "build", "--profile", "ci-test", "--quiet", "-p", "pychess-nnue-trainer"]
+    subprocess.run(cargo, cwd=root, check=True)
+    return (
+        Path(os.environ.get("CARGO_TARGET_DIR", root / "target")) / "ci-test" / "pychess-nnue-train"
+    )
 
 
-def test_pipeline_end_to_end(tmp_path: Path) -> None:
-    """Self-play records -> training -> quantised file -> EvalFile in the UCI loop."""
+def test_pipeline_end_to_end(
+    tmp_path: Path, rust_trainer: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Self-play records -> tools/nnue_train.py (the Rust trainer) -> quantised file ->
+    EvalFile in the UCI loop."""
     np = pytest.importorskip("numpy")
     import nnue_train
 
     from pychess_rs import training_data
 
+    monkeypatch.setenv("PYCHESS_NNUE_TRAINER", str(rust_trainer))
     data = tmp_path / "selfplay.bin"
     training_data.write_nnue(data, games=30, nodes=200, seed=3, threads=1)
     records = nnue_train.read_records(data)
@@ -180,39 +160,27 @@ def test_pipeline_end_to_end(tmp_path: Path) -> None:
     net_path = tmp_path / "net.nnue"
     curve = tmp_path / "curve.csv"
     argv = [str(data), "--out", str(net_path), "--hidden", "16", "--epochs", "3", "--seed", "7"]
+    argv += ["--threads", "2", "--lr", "0.005", "--batch", "128", "--wdl", "0"]
     assert nnue_train.main([*argv, "--curve", str(curve)]) == 0
     rows = curve.read_text().splitlines()
-    assert rows[0] == "epoch,train_loss,validation_loss" and len(rows) == 4
-    losses = [float(r.split(",")[1]) for r in rows[1:]]
+    assert rows[0] == "epoch,train_loss,validation_loss,seconds" and len(rows) == 5, rows
+    losses = [float(r.split(",")[2]) for r in rows[1:]]
     assert losses[-1] < losses[0]
+    assert "<polyline" in curve.with_suffix(".svg").read_text()
     # Reproducible from the seed.
     again = tmp_path / "again.nnue"
     assert nnue_train.main([*argv[:2], str(again), *argv[3:], "--curve", str(curve)]) == 0
     assert again.read_bytes() == net_path.read_bytes()
-
-    # The quantised file evaluates as the float network did (the trainer's inputs are the
-    # engine's): the same training in process gives the float network.
-    net, _ = nnue_train.train(
-        records,
-        hidden=16,
-        epochs=3,
-        batch=1024,
-        lr=0.001,
-        wdl=0.25,
-        validation=0.1,
-        seed=7,
-        log=lambda _: None,
-    )
-    assert net.quantised() == net_path.read_bytes()
-    sample = records.take(slice(0, 300))
-    floats = net.evaluate_records(sample)
+    # The file's evaluations spread (the network is not constant) and follow the labels.
     fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:300]]
     ints = np.array([engine_integer_eval(net_path.read_bytes(), pychess_rs.Board(f)) for f in fens])
-    # Rounding the output weights to 1/64 moves the evaluation by a few centipawns; a wrong
-    # input layout or perspective would move it by as much as the evaluations spread.
-    assert np.mean(np.abs(ints - floats)) < 8.0, np.abs(ints - floats)
-    assert np.max(np.abs(ints - floats)) < 30.0, np.abs(ints - floats)
-    assert np.std(ints) > 30.0  # the evaluations spread (the network is not constant)
+    assert np.std(ints) > 30.0
+
+    def win_chance(cp: np.ndarray) -> np.ndarray:
+        return 1 / (1 + np.exp(-cp / 400))
+
+    correlation = np.corrcoef(win_chance(ints), win_chance(records.score[:300]))[0, 1]
+    assert correlation > 0.5, correlation
 
     go = f"position fen {KIWIPETE}\ngo depth 5\n"
     lines = session(f"setoption name EvalFile value {net_path}\n{go}")

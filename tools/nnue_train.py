@@ -1,44 +1,37 @@
 #!/usr/bin/env python3
-"""Train the engine's evaluation network on NNUE training records, on the CPU with numpy.
+"""Train the engine's evaluation network on NNUE training records.
 
     pychess-rs training-data nnue data.bin --selfplay 2000 --nodes 5000 --seed 1
     python tools/nnue_train.py data.bin --out net.nnue --hidden 128 --epochs 20 --seed 1
 
-The network is the engine's (``rust/engine/src/nnue.rs``): ``768 -> N x 2 -> 1``, one
-feature transformer shared by both perspectives, clipped ReLU (``clamp(x, 0, 1)``), one
-output neuron over the side to move's half then the other side's. Its output ``o`` times
-``SCALE`` (400) is the evaluation in centipawns from the side to move's view.
+On the CPU (the default) this runs the Rust trainer, ``pychess-nnue-train``
+(``rust/nnue_trainer``: sparse, multi-threaded; its documentation is the reference for the
+network, loss, optimiser and quantisation), built with ``cargo build --release`` on first
+use or taken from ``$PYCHESS_NNUE_TRAINER``. ``--device cuda`` (or ``cpu``) trains the same
+network with the same loss, clipping and quantisation in PyTorch, for a GPU: the whole set
+sits on the device and a step is a sparse sum of feature rows (``embedding_bag``).
 
-Data: the 32-byte records ``pychess-rs training-data nnue`` writes (docs/training-data.md),
-bullet's ``ChessBoard`` (the default; already from the side to move's view) or marlinflow's
-``PackedBoard`` (``--format marlin``; turned to the side to move's view here). Training and
-validation: the last ``--validation`` fraction of the file (whole games at its end, since
-the writers write game after game) validates, the rest trains.
-
-Loss: mean squared error between ``sigmoid(o)`` and the target
-``(1 - lambda) * sigmoid(score / SCALE) + lambda * result`` (result 0, 0.5, 1 for the side
-to move; ``--wdl`` is lambda). Mini-batch Adam; after every step the weights are clipped to
-``[-1.98, 1.98]`` so that the quantised accumulator cannot overflow 16 bits (32 pieces x
-1.98 x 255 + bias stays below 32,767). Every epoch prints the training and validation loss
-and appends them to ``--curve`` (CSV; a PNG beside it when matplotlib is installed).
-
-Quantisation (the engine's file format, ``PCNN`` version 1): feature weights and biases x
-``QA`` = 255, output weights x ``QB`` = 64, output bias x ``QA * QB``, rounded. Everything is
-reproducible from ``--seed`` (initialisation and batch order).
-
-``--device cuda`` (or ``cpu``) trains the same network with the same loss, clipping and
-quantisation in PyTorch instead of numpy, for data of millions of positions: the whole set
-sits on the device and a step is a sparse sum of feature rows (``embedding_bag``). Its
-initialisation and batch order come from the seed as well, but a GPU's atomic additions may
-change the last bits between runs. ``--lr-decay G`` multiplies the step by ``G`` after every
-epoch (both back ends).
+The network is the engine's (``rust/engine/src/nnue``): ``768 -> N x 2 -> 1``, one feature
+transformer shared by both perspectives, clipped ReLU (``clamp(x, 0, 1)``), one output
+neuron over the side to move's half then the other side's; its output ``o`` times ``SCALE``
+(400) is the evaluation in centipawns from the side to move's view. Data: the 32-byte
+records ``pychess-rs training-data nnue`` writes (bullet's ``ChessBoard`` by default,
+marlinflow's ``PackedBoard`` with ``--format marlin``); the last ``--validation`` fraction
+of the data validates. Loss: mean squared error between ``sigmoid(o)`` and
+``(1 - wdl) * sigmoid(score / SCALE) + wdl * result``; Adam; weights clipped to
+``[-1.98, 1.98]`` so the engine's 16-bit accumulator cannot overflow; quantised to the
+engine's ``PCNN`` file. Every epoch's losses go to ``--curve`` (CSV; the Rust trainer writes
+an SVG plot beside it, the PyTorch path a PNG when matplotlib is installed). Both paths are
+reproducible from ``--seed`` (a GPU's atomic additions may change the last bits).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import struct
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -129,19 +122,12 @@ def read_records(path: Path, fmt: str = "bullet") -> Data:
     return Data(us, them, score.astype(np.float32), result.astype(np.float32))
 
 
-def dense(features: np.ndarray) -> np.ndarray:
-    """The one-hot input matrix ``(B, 768)`` of padded feature rows."""
-    x = np.zeros((len(features), INPUTS + 1), dtype=np.float32)
-    np.put_along_axis(x, features.astype(np.int64), 1.0, axis=1)
-    return x[:, :INPUTS]
-
-
 def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
 class Network:
-    """The float network and its Adam state."""
+    """The float network (initial weights, the PyTorch path's result) and its quantisation."""
 
     def __init__(self, hidden: int, rng: np.random.Generator) -> None:
         self.hidden = hidden
@@ -151,52 +137,6 @@ class Network:
             "ow": rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), 2 * hidden).astype(np.float32),
             "ob": np.zeros(1, dtype=np.float32),
         }
-        self.m = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self.t = 0
-
-    def forward(self, x_us: np.ndarray, x_them: np.ndarray) -> tuple[np.ndarray, tuple]:
-        p = self.params
-        a_us = x_us @ p["fw"] + p["fb"]
-        a_them = x_them @ p["fw"] + p["fb"]
-        h = np.concatenate([np.clip(a_us, 0, 1), np.clip(a_them, 0, 1)], axis=1)
-        out = h @ p["ow"] + p["ob"][0]
-        return out, (x_us, x_them, a_us, a_them, h)
-
-    def loss(self, data: Data, wdl: float, batch: int = 8192) -> float:
-        total = 0.0
-        for start in range(0, len(data), batch):
-            part = data.take(slice(start, start + batch))
-            out, _ = self.forward(dense(part.us), dense(part.them))
-            total += float(np.sum((sigmoid(out) - target(part, wdl)) ** 2))
-        return total / max(1, len(data))
-
-    def step(self, part: Data, wdl: float, lr: float) -> float:
-        x_us, x_them = dense(part.us), dense(part.them)
-        out, (x_us, x_them, a_us, a_them, h) = self.forward(x_us, x_them)
-        s = sigmoid(out)
-        err = s - target(part, wdl)
-        n = len(out)
-        d_out = (2.0 / n) * err * s * (1 - s)
-        p = self.params
-        grads = {"ow": h.T @ d_out, "ob": np.array([d_out.sum()], dtype=np.float32)}
-        d_h = np.outer(d_out, p["ow"])
-        n_h = self.hidden
-        d_us = d_h[:, :n_h] * ((a_us > 0) & (a_us < 1))
-        d_them = d_h[:, n_h:] * ((a_them > 0) & (a_them < 1))
-        grads["fw"] = x_us.T @ d_us + x_them.T @ d_them
-        grads["fb"] = d_us.sum(axis=0) + d_them.sum(axis=0)
-        self.t += 1
-        b1, b2, eps = 0.9, 0.999, 1e-8
-        for k, g in grads.items():
-            g = g.astype(np.float32)
-            self.m[k] = b1 * self.m[k] + (1 - b1) * g
-            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
-            m_hat = self.m[k] / (1 - b1**self.t)
-            v_hat = self.v[k] / (1 - b2**self.t)
-            p[k] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
-            np.clip(p[k], -CLIP, CLIP, out=p[k])
-        return float(np.mean(err**2))
 
     def quantised(self) -> bytes:
         """The network in the engine's file format (``PCNN`` version 1)."""
@@ -210,8 +150,14 @@ class Network:
 
     def evaluate_records(self, data: Data) -> np.ndarray:
         """Float evaluations in centipawns (side to move's view)."""
-        out, _ = self.forward(dense(data.us), dense(data.them))
-        return out * SCALE
+        p = self.params
+        # Row INPUTS (zero) is what the padding of the input lists picks.
+        rows = np.vstack([p["fw"], np.zeros((1, self.hidden), dtype=np.float32)])
+        h = [
+            np.clip(rows[x.astype(np.int64)].sum(axis=1) + p["fb"], 0, 1)
+            for x in (data.us, data.them)
+        ]
+        return (np.concatenate(h, axis=1) @ p["ow"] + p["ob"][0]) * SCALE
 
 
 def target(data: Data, wdl: float) -> np.ndarray:
@@ -256,43 +202,6 @@ def split(data: Data, validation: float, mirror: bool = False) -> tuple[Data, Da
         twin = training.mirrored()
         training = Data(*(np.concatenate([getattr(training, f), getattr(twin, f)]) for f in FIELDS))
     return training, data.take(slice(len(data) - held, len(data)))
-
-
-def train(
-    data: Data,
-    *,
-    hidden: int,
-    epochs: int,
-    batch: int,
-    lr: float,
-    wdl: float,
-    validation: float,
-    seed: int,
-    lr_decay: float = 1.0,
-    mirror: bool = False,
-    log=print,
-) -> tuple[Network, list[tuple[int, float, float]]]:
-    """Trains a network; returns it and ``(epoch, train loss, validation loss)`` per epoch."""
-    rng = np.random.default_rng(seed)
-    train_set, valid_set = split(data, validation, mirror)
-    net = Network(hidden, rng)
-    curve = []
-    log(f"{len(train_set)} training, {len(valid_set)} validation positions; 768->{hidden}x2->1")
-    log(f"epoch 0: train {net.loss(train_set, wdl):.6f} validation {net.loss(valid_set, wdl):.6f}")
-    for epoch in range(1, epochs + 1):
-        started = time.perf_counter()
-        order = rng.permutation(len(train_set))
-        for start in range(0, len(order), batch):
-            net.step(train_set.take(order[start : start + batch]), wdl, lr)
-        lr *= lr_decay
-        train_loss = net.loss(train_set, wdl)
-        valid_loss = net.loss(valid_set, wdl)
-        curve.append((epoch, train_loss, valid_loss))
-        log(
-            f"epoch {epoch}: train {train_loss:.6f} validation {valid_loss:.6f}"
-            f" ({time.perf_counter() - started:.1f} s)"
-        )
-    return net, curve
 
 
 def train_torch(
@@ -391,12 +300,23 @@ def train_torch(
     return start, curve
 
 
+def rust_trainer() -> Path:
+    """The Rust trainer's binary: ``$PYCHESS_NNUE_TRAINER``, or a release build of it."""
+    if given := os.environ.get("PYCHESS_NNUE_TRAINER"):
+        return Path(given)
+    root = Path(__file__).resolve().parents[1]
+    cargo = ["cargo", "build", "--release", "--quiet", "-p", "pychess-nnue-trainer"]
+    subprocess.run(cargo, cwd=root, check=True)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    return target / "release" / "pychess-nnue-train"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path, nargs="+", help="NNUE record files (32-byte records)")
     parser.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
     parser.add_argument("--out", type=Path, required=True, help="the network file to write")
-    parser.add_argument("--hidden", type=int, default=64, help="N, hidden width per side")
+    parser.add_argument("--hidden", type=int, default=128, help="N, hidden width per side")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=0.001, help="Adam step")
@@ -405,8 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", type=Path, help="loss curve CSV (default: OUT.csv)")
     parser.add_argument(
-        "--device", help="train in PyTorch on this device (cuda, cpu) instead of numpy"
+        "--device", help="train in PyTorch on this device (cuda, cpu) instead of the Rust trainer"
     )
+    parser.add_argument("--threads", type=int, help="the Rust trainer's threads (default: all)")
     parser.add_argument(
         "--lr-decay", type=float, default=1.0, help="multiply the step by this after each epoch"
     )
@@ -416,6 +337,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.hidden <= 4096:
         parser.error("--hidden must be in 1..4096")
+    if not args.device:
+        flags = ["--format", args.format, "--out", args.out, "--hidden", args.hidden]
+        flags += ["--epochs", args.epochs, "--batch", args.batch, "--lr", args.lr]
+        flags += ["--wdl", args.wdl, "--validation", args.validation, "--seed", args.seed]
+        flags += ["--lr-decay", args.lr_decay] + (["--mirror"] if args.mirror else [])
+        flags += ["--threads", args.threads] if args.threads else []
+        flags += ["--curve", args.curve] if args.curve else []
+        command = [rust_trainer(), *map(str, flags), *map(str, args.data)]
+        return subprocess.run(command).returncode
     try:
         parts = [read_records(path, args.format) for path in args.data]
     except (OSError, ValueError) as e:
@@ -423,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     data = Data(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
     try:
-        settings = dict(
+        net, curve = train_torch(
+            data,
+            device=args.device,
             hidden=args.hidden,
             epochs=args.epochs,
             batch=args.batch,
@@ -434,10 +366,6 @@ def main(argv: list[str] | None = None) -> int:
             lr_decay=args.lr_decay,
             mirror=args.mirror,
         )
-        if args.device:
-            net, curve = train_torch(data, device=args.device, **settings)
-        else:
-            net, curve = train(data, **settings)
     except ValueError as e:
         print(f"nnue_train: {e}", file=sys.stderr)
         return 2
