@@ -6,10 +6,11 @@
 
 On the CPU (the default) this runs the Rust trainer, ``pychess-nnue-train``
 (``rust/nnue_trainer``: sparse, multi-threaded; its documentation is the reference for the
-network, loss, optimiser and quantisation), built with ``cargo build --release`` on first
-use or taken from ``$PYCHESS_NNUE_TRAINER``. ``--device cuda`` (or ``cpu``) trains the same
-network with the same loss, clipping and quantisation in PyTorch, for a GPU: the whole set
-sits on the device and a step is a sparse sum of feature rows (``embedding_bag``).
+network, loss, optimiser and quantisation), built for this CPU on first use (see
+``rust_trainer``) or taken from ``$PYCHESS_NNUE_TRAINER``. ``--device cuda`` (or ``cpu``)
+trains the same network with the same loss, clipping and quantisation in PyTorch, for a
+GPU: the whole set sits on the device and a step is a sparse sum of feature rows
+(``embedding_bag``).
 
 The network is the engine's (``rust/engine/src/nnue``): ``768 -> N x 2 -> 1``, one feature
 transformer shared by both perspectives, clipped ReLU (``clamp(x, 0, 1)``), one output
@@ -301,13 +302,16 @@ def train_torch(
 
 
 def rust_trainer() -> Path:
-    """The Rust trainer's binary: ``$PYCHESS_NNUE_TRAINER``, or a release build of it."""
+    """The Rust trainer's binary: ``$PYCHESS_NNUE_TRAINER``, or a release build of it for
+    this machine's CPU (``target-cpu=native``: AVX2 where there is one, about twice the
+    speed of the baseline build; in ``target/native`` so the other builds keep their cache)."""
     if given := os.environ.get("PYCHESS_NNUE_TRAINER"):
         return Path(given)
     root = Path(__file__).resolve().parents[1]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target")) / "native"
+    env = {**os.environ, "RUSTFLAGS": "-C target-cpu=native", "CARGO_TARGET_DIR": str(target)}
     cargo = ["cargo", "build", "--release", "--quiet", "-p", "pychess-nnue-trainer"]
-    subprocess.run(cargo, cwd=root, check=True)
-    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    subprocess.run(cargo, cwd=root, check=True, env=env)
     return target / "release" / "pychess-nnue-train"
 
 
