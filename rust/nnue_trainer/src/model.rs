@@ -236,20 +236,16 @@ mod tests {
     use crate::data::Positions;
     use pychess_core::Board;
 
+    const FENS: [&str; 4] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ];
+
     fn positions() -> Positions {
         let mut positions = Positions::default();
-        for (fen, score) in [
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                30.0,
-            ),
-            ("4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1", -20.0),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 250.0),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                0.0,
-            ),
-        ] {
+        for (fen, score) in FENS.iter().zip([30.0, -20.0, 250.0, 0.0]) {
             positions.push(&Board::from_fen(fen, false).unwrap(), score, 0.5);
         }
         positions
@@ -317,15 +313,7 @@ mod tests {
         net.params[l.output_bias()] = 0.05;
         let engine = net.quantised().unwrap();
         let mut scratch = Scratch::new(32);
-        for (i, fen) in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (i, fen) in FENS.iter().enumerate() {
             let float = net.evaluate(positions.us(i), positions.them(i), &mut scratch);
             let integer = engine.evaluate(&Board::from_fen(fen, false).unwrap()) as f32;
             assert!(
