@@ -103,6 +103,8 @@ class Stats:
     scores_from_engine: int = 0
     bytes: int = 0
     seconds: float = 0.0
+    #: A filter's run with ``children``: ``written`` counts children of ``positions`` records.
+    children: bool = False
 
     @property
     def positions_per_second(self) -> float:
@@ -116,7 +118,9 @@ class Stats:
             for f in fields(self)
             if f.name.startswith("skipped_") and (value := getattr(self, f.name))
         ]
-        if self.games == 0 and self.positions:  # a filter's run: records, not games
+        if self.children:
+            text = f"{self.written} children of {self.positions} positions"
+        elif self.games == 0 and self.positions:  # a filter's run: records, not games
             text = f"{self.written} of {self.positions} positions kept"
         else:
             text = f"{self.written} positions from {self.games - self.games_skipped} games"
@@ -369,6 +373,8 @@ def filter_nnue(
     skip_check: bool = False,
     skip_noisy: bool = False,
     max_score: int | None = None,
+    children: int = 0,
+    seed: int = 0,
     progress: Progress | None = None,
 ) -> Stats:
     """Copies the records of the NNUE file ``src`` that pass the filters to ``out``, byte
@@ -379,10 +385,19 @@ def filter_nnue(
     writers' ``skip_noisy`` asks instead whether the searched best move is one). The
     returned :class:`Stats` counts records read (``positions``), ``written`` and left out.
 
+    ``children=K`` writes, in place of each record, the positions after up to ``K``
+    distinct random legal moves of its position (the moves a search tries beside the one
+    the game played), seeded by ``seed`` and the record's index: score 0 (score them with
+    :func:`rescore_nnue`), the record's game result. ``max_score`` then applies to the
+    record, ``skip_check`` and ``skip_noisy`` to each child; a child where the game is over
+    (checkmate, stalemate, insufficient material) is not written.
+
     :raises: :exc:`TrainingDataError` for a file that is not whole records or a record no
         writer produces, :exc:`OSError` for files (``out`` may not be ``src``).
     """
     _check_format(format)
+    if children < 0 or seed < 0:
+        raise TrainingDataError(f"children and seed may not be negative, got {children}, {seed}")
     started = time.monotonic()
     run = _core._NnueFilter(
         os.fspath(src),
@@ -391,6 +406,8 @@ def filter_nnue(
         skip_check=skip_check,
         skip_noisy=skip_noisy,
         max_score=max_score,
+        children=children,
+        seed=seed,
     )
     total = run.records()
     while not run.advance(1 << 16):
@@ -398,7 +415,7 @@ def filter_nnue(
             counts = run.stats()
             fraction = counts["positions"] / total if total else 1.0
             progress(Stats(**counts, seconds=time.monotonic() - started), fraction)
-    return Stats(**run.finish(), seconds=time.monotonic() - started)
+    return Stats(**run.finish(), seconds=time.monotonic() - started, children=children > 0)
 
 
 def rescore_nnue(

@@ -39,6 +39,7 @@ EPILOG = (
     "  pychess-rs training-data lc0 games.pgn chunks/ --games-per-chunk 100\n"
     "  pychess-rs training-data alphazero games.pgn tensors.npz\n"
     "  pychess-rs training-data filter data.bin quiet.bin --skip-check --skip-noisy\n"
+    "  pychess-rs training-data filter data.bin kids.bin --children 6 --seed 1 --skip-noisy\n"
     "  pychess-rs training-data rescore quiet.bin sf.bin --engine /usr/games/stockfish --depth 8\n"
     "  pychess-rs training-data read data.bin --limit 5"
 )
@@ -190,7 +191,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="copy the NNUE records of a file that pass filters to another",
         description="Copy the records of an NNUE file that pass the filters to OUT, byte for "
         "byte. Records carry no best move: --skip-noisy leaves out positions where the side "
-        "to move has a capture or promotion that wins material by static exchange.",
+        "to move has a capture or promotion that wins material by static exchange. With "
+        "--children K, write instead the positions after up to K distinct random legal moves "
+        "of each record's (score 0, to be rescored; the record's result): --max-score then "
+        "applies to the record, --skip-check and --skip-noisy to each child.",
+    )
+    refilter.add_argument(
+        "--children",
+        type=_count,
+        default=0,
+        metavar="K",
+        help="write up to K random one-move children of each position instead of it",
+    )
+    refilter.add_argument(
+        "--seed", type=_count, default=0, help="the children's random moves (default 0)"
     )
     refilter.add_argument("--skip-check", action="store_true", help="positions in check")
     refilter.add_argument(
@@ -322,6 +336,8 @@ def _filter_nnue(args: argparse.Namespace) -> Any:
             skip_check=args.skip_check,
             skip_noisy=args.skip_noisy,
             max_score=args.max_score,
+            children=args.children,
+            seed=args.seed,
             progress=show,
         )
     finally:

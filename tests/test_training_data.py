@@ -382,6 +382,53 @@ def test_filter_keeps_the_records_that_pass(tmp_path: Path, fmt: str) -> None:
         td.filter_nnue(src, out, format=fmt)
 
 
+@pytest.mark.parametrize("fmt", ["bullet", "marlin"])
+def test_filter_children_are_one_legal_move_on(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chess = pytest.importorskip("chess")
+    src, out = tmp_path / "games.bin", tmp_path / "children.bin"
+    td.write_nnue(src, games=3, nodes=200, seed=5, max_plies=40, format=fmt)
+    stats = td.filter_nnue(src, out, format=fmt, children=3, seed=9, skip_check=True)
+    parents, children = td.read_nnue(src, fmt), td.read_nnue(out, fmt)
+    assert stats.positions == len(parents) and stats.written == len(children)
+    assert 2 * len(parents) < len(children) <= 3 * len(parents)
+    assert stats.summary().startswith(f"{len(children)} children of {len(parents)} positions")
+    # The oracle: each child is a parent's position after one of its legal moves (the
+    # children of a record in a row, record after record), score 0, the parent's result,
+    # never in check; no parent gives the same child twice.
+    raw = out.read_bytes()
+    records = [raw[i : i + 32] for i in range(0, len(raw), 32)]
+    parent = iter(parents)
+    expected: dict[bytes, str] = {}
+    seen: set[bytes] = set()
+    for record, child in zip(records, children):
+        while record not in expected:
+            p = next(parent)
+            board = chess.Board(p.fen)
+            expected.clear()
+            seen.clear()
+            for move in board.legal_moves:
+                board.push(move)
+                if not board.is_check():
+                    expected[td.encode_nnue(Board(board.fen()), 0, p.result, fmt)] = p.result
+                board.pop()
+        assert record not in seen
+        seen.add(record)
+        assert child.score == 0 and child.result == expected[record]
+        assert not chess.Board(child.fen).is_check()
+    # Seeded: the CLI gives the same bytes; another seed other children.
+    again = tmp_path / "again.bin"
+    args = ["training-data", "filter", src, again, "--children", "3", "--seed", "9"]
+    assert main([*map(str, args), "--skip-check", "--format", fmt, "--no-progress"]) == 0
+    assert "children of" in capsys.readouterr().out
+    assert again.read_bytes() == raw
+    td.filter_nnue(src, again, format=fmt, children=3, seed=10, skip_check=True)
+    assert again.read_bytes() != raw
+    with pytest.raises(td.TrainingDataError, match="may not be negative"):
+        td.filter_nnue(src, again, children=-1)
+
+
 def test_writer_errors(tmp_path: Path) -> None:
     with pytest.raises(td.TrainingDataError, match="exactly one source"):
         td.write_nnue(tmp_path / "x.bin")

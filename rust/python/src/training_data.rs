@@ -6,6 +6,7 @@ use crate::errors::{Result, TrainingDataError};
 use pychess_core::Board;
 use pychess_training_data::job::{Job, Options, Output, Source};
 use pychess_training_data::lc0::read_chunk_file;
+use pychess_training_data::refilter::Children;
 use pychess_training_data::{Filters, NnueFilter, NnueFormat, SelfPlayOptions, Stats, Wdl};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -193,7 +194,8 @@ impl NnueFilterRun {
     /// Opens `input` (records in `format`) and creates `output`.
     #[new]
     #[pyo3(signature = (input, output, format, *, skip_check = false, skip_noisy = false,
-        max_score = None))]
+        max_score = None, children = 0, seed = 0))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn new(
         py: Python<'_>,
         input: PathBuf,
@@ -202,6 +204,8 @@ impl NnueFilterRun {
         skip_check: bool,
         skip_noisy: bool,
         max_score: Option<i16>,
+        children: usize,
+        seed: u64,
     ) -> Result<Self> {
         let format = nnue_format(format)?;
         let filters = Filters {
@@ -210,7 +214,13 @@ impl NnueFilterRun {
             max_score,
             ..Filters::default()
         };
-        let run = py.detach(|| NnueFilter::open(&input, &output, format, filters))?;
+        let run = py.detach(|| {
+            let run = NnueFilter::open(&input, &output, format, filters)?;
+            Ok::<_, pychess_training_data::Error>(match children {
+                0 => run,
+                per_position => run.with_children(Children { per_position, seed }),
+            })
+        })?;
         Ok(NnueFilterRun {
             run: Mutex::new(Some(run)),
         })
