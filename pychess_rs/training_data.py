@@ -414,7 +414,8 @@ def filter_nnue(
         if progress is not None:
             counts = run.stats()
             fraction = counts["positions"] / total if total else 1.0
-            progress(Stats(**counts, seconds=time.monotonic() - started), fraction)
+            elapsed = time.monotonic() - started
+            progress(Stats(**counts, seconds=elapsed, children=children > 0), fraction)
     return Stats(**run.finish(), seconds=time.monotonic() - started, children=children > 0)
 
 
