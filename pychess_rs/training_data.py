@@ -80,7 +80,6 @@ LC0_POLICY_SIZE = 1858
 ALPHAZERO_FILES = ("planes.npy", "legal_mask.npy", "action.npy", "outcome.npy")
 
 _RESULTS = ("0-1", "1/2-1/2", "1-0")  # a record's result byte (0, 1, 2) as PGN writes it
-_MATE = 32000  # a mate's score in a record, as the writers give it
 
 PathLike = Union[str, "os.PathLike[str]"]
 Progress = Callable[["Stats", "float | None"], None]
@@ -275,6 +274,11 @@ def read_alphazero(path: PathLike) -> dict[str, npt.NDArray[Any]]:
     return arrays
 
 
+def _stats_since(counts: dict[str, int], started: float, *, children: bool = False) -> Stats:
+    """The Rust core's counts of a run begun at ``started`` (``time.monotonic()``)."""
+    return Stats(**counts, seconds=time.monotonic() - started, children=children)
+
+
 def _run(job: Any, progress: Progress | None, total: int | None, step: int) -> Stats:
     started = time.monotonic()
     try:
@@ -282,11 +286,11 @@ def _run(job: Any, progress: Progress | None, total: int | None, step: int) -> S
             if progress is not None:
                 done = job.progress()
                 fraction = min(done / total, 1.0) if total else None
-                progress(Stats(**job.stats(), seconds=time.monotonic() - started), fraction)
+                progress(_stats_since(job.stats(), started), fraction)
         counts = job.finish()
     finally:
         job.close()
-    return Stats(**counts, seconds=time.monotonic() - started)
+    return _stats_since(counts, started)
 
 
 def _pgn_size(path: PathLike) -> int | None:
@@ -414,9 +418,8 @@ def filter_nnue(
         if progress is not None:
             counts = run.stats()
             fraction = counts["positions"] / total if total else 1.0
-            elapsed = time.monotonic() - started
-            progress(Stats(**counts, seconds=elapsed, children=children > 0), fraction)
-    return Stats(**run.finish(), seconds=time.monotonic() - started, children=children > 0)
+            progress(_stats_since(counts, started, children=children > 0), fraction)
+    return _stats_since(run.finish(), started, children=children > 0)
 
 
 def rescore_nnue(
@@ -429,87 +432,63 @@ def rescore_nnue(
     threads: int = 1,
     options: dict[str, Any] | None = None,
     format: str = "bullet",
+    resume: bool = False,
     progress: Progress | None = None,
 ) -> Stats:
     """Copies the NNUE records of ``src`` to ``out`` in order, each with its score replaced
-    by a UCI engine's (``engine``: its command, e.g. ``"/usr/games/stockfish"``) search of
-    the record's position to ``depth`` and/or ``nodes``; position and result are kept.
-    ``threads`` engine processes (``options`` configured on each) score blocks of records
-    side by side. A mate scores +-32000, as the writers record it.
+    by a UCI engine's (``engine``: its command, e.g. ``"/usr/games/stockfish"``, or a list
+    of program and arguments) search of the record's position to ``depth`` and/or
+    ``nodes``; position and result are kept. ``threads`` engine processes (``options``
+    set on each; ``True`` and ``False`` as ``true`` and ``false``) score blocks of records
+    side by side, each driven by a thread of the Rust core, so a run scales with the cores.
+    A mate scores +-32000, as the writers record it. ``resume=True`` keeps the whole
+    records an earlier, interrupted run left in ``out`` and scores the rest; the returned
+    :class:`Stats` count this run's records.
 
     Why: a record's position and its label need not come from the same engine. Positions
     from this engine's self-play scored by a stronger engine give a network a better target
     than this engine's own search (rust/engine/TUNING.md, issue 25).
 
-    :raises: :exc:`TrainingDataError` for a record no writer produces or a missing limit,
-        :exc:`OSError` for files, :exc:`pychess_rs.engine.EngineError` if the engine fails.
+    :raises: :exc:`TrainingDataError` for a record no writer produces, a missing limit, an
+        option the engine does not have, or an engine that fails its handshake or exits;
+        :exc:`OSError` for files (:exc:`FileNotFoundError` for an engine that is not there).
     """
-    from concurrent.futures import ThreadPoolExecutor
-    from queue import SimpleQueue
-
-    from .engine import Info, Limit, SimpleEngine
-
     _check_format(format)
-    if depth is None and nodes is None:
-        raise TrainingDataError("rescoring needs a limit: depth, nodes or both")
     if threads < 1:
         raise TrainingDataError(f"threads must be at least 1, got {threads}")
-    if os.path.abspath(src) == os.path.abspath(out):
-        raise TrainingDataError(f"{os.fspath(out)}: the output may not be the input")
-    data = Path(src).read_bytes()
-    records = decode_nnue(data, format)
-    limit = Limit(depth=depth, nodes=nodes)
+    if depth is None and nodes is None:
+        raise TrainingDataError("rescoring needs a limit: depth, nodes or both")
+    command = [engine] if isinstance(engine, str) else list(engine)
+    settings = [(name, _uci_value(value)) for name, value in (options or {}).items()]
     started = time.monotonic()
-    engines: SimpleQueue[SimpleEngine] = SimpleQueue()
-    spawned: list[SimpleEngine] = []
-
-    def score_block(block: list[NnueRecord]) -> bytes:
-        engine_ = engines.get()
-        try:
-            encoded = []
-            for record in block:
-                board = record.board()
-                info = engine_.analyse(board, limit, info=Info.SCORE)  # no PVs to parse
-                score = info["score"].white().score(mate_score=_MATE) or 0
-                if abs(score) > _MATE - 1000:  # a mate, at any distance
-                    score = _MATE if score > 0 else -_MATE
-                encoded.append(encode_nnue(board, score, record.result, format))
-            return b"".join(encoded)
-        finally:
-            engines.put(engine_)
-
-    block_size = 256
-    blocks = [records[i : i + block_size] for i in range(0, len(records), block_size)]
-    written = 0
-    try:
-        for _ in range(min(threads, max(1, len(blocks)))):
-            spawned.append(SimpleEngine.popen_uci(engine))
-            if options:
-                spawned[-1].configure(options)
-            engines.put(spawned[-1])
-        with open(out, "wb") as file, ThreadPoolExecutor(len(spawned)) as pool:
-            for chunk in pool.map(score_block, blocks):
-                file.write(chunk)
-                written += len(chunk) // 32
-                if progress is not None:
-                    stats = Stats(
-                        positions=written,
-                        written=written,
-                        scores_from_engine=written,
-                        bytes=written * 32,
-                        seconds=time.monotonic() - started,
-                    )
-                    progress(stats, written / len(records))
-    finally:
-        for engine_ in spawned:
-            engine_.quit()
-    return Stats(
-        positions=len(records),
-        written=written,
-        scores_from_engine=written,
-        bytes=written * 32,
-        seconds=time.monotonic() - started,
+    run = _core._NnueRescore(
+        os.fspath(src),
+        os.fspath(out),
+        format,
+        command,
+        options=settings,
+        depth=depth,
+        nodes=nodes,
+        processes=threads,
+        resume=resume,
     )
+    total, resumed = run.records(), run.resumed()
+    step = 2048 * threads  # about a second of Stockfish at depth 1 for each process
+    done = False
+    while not done:
+        done = run.advance(step)
+        if progress is not None:
+            counts = run.stats()
+            fraction = (resumed + counts["positions"]) / total if total else 1.0
+            progress(_stats_since(counts, started), fraction)
+    return _stats_since(run.finish(), started)
+
+
+def _uci_value(value: Any) -> str:
+    """An option's value as a ``setoption`` line spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def write_lc0(

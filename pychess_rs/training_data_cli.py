@@ -232,6 +232,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rescore.add_argument("--nodes", type=_positive, help="search each position this many nodes")
     rescore.add_argument("--threads", type=_positive, default=1, help="engine processes")
     rescore.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the records an interrupted run left in OUT and score the rest",
+    )
+    rescore.add_argument(
         "--option",
         action="append",
         default=[],
@@ -355,8 +360,6 @@ def _rescore_nnue(args: argparse.Namespace) -> Any:
         if not sep or not name.strip():
             raise TrainingDataError(f"--option {item!r} is not NAME=VALUE")
         options[name.strip()] = value.strip()
-    from .engine import EngineError
-
     bar, show = _progress(args, "rescore", lambda s: f"{s.written} positions scored")
     try:
         return rescore_nnue(
@@ -368,10 +371,9 @@ def _rescore_nnue(args: argparse.Namespace) -> Any:
             threads=args.threads,
             options=options,
             format=args.format,
+            resume=args.resume,
             progress=show,
         )
-    except EngineError as e:
-        raise TrainingDataError(f"engine {args.engine!r}: {e}") from e
     finally:
         bar.finish()
 

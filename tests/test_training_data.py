@@ -701,6 +701,33 @@ def test_rescore_replaces_scores_with_a_uci_engines(tmp_path: Path, fmt: str) ->
         td.rescore_nnue(src, src, command, depth=1)
     with pytest.raises(FileNotFoundError):
         td.rescore_nnue(src, out, str(tmp_path / "no-such-engine"), depth=1, format=fmt)
+    with pytest.raises(td.TrainingDataError, match="no option 'Bogus'"):
+        td.rescore_nnue(src, out, command, depth=1, options={"Bogus": True}, format=fmt)
+
+
+def test_rescore_resumes_an_interrupted_run(tmp_path: Path) -> None:
+    src, out, whole = tmp_path / "all.bin", tmp_path / "rescored.bin", tmp_path / "whole.bin"
+    td.write_nnue(src, games=2, nodes=200, seed=4, max_plies=40)
+    command = [sys.executable, "-m", "pychess_rs", "uci"]
+    td.rescore_nnue(src, whole, command, depth=1)
+    records = len(td.read_nnue(src))
+    # Cut off in the middle of a record, as a killed run leaves its output.
+    out.write_bytes(whole.read_bytes()[: 10 * 32 + 7])
+    seen: list[float | None] = []
+    stats = td.rescore_nnue(
+        src, out, command, depth=1, resume=True, progress=lambda s, f: seen.append(f)
+    )
+    assert stats.written == records - 10
+    assert seen[-1] == 1.0
+    # The kept records are untouched; the rest are the input's positions, scored (the
+    # scores may differ from the whole run's: a fresh engine's hash table is empty).
+    resumed = out.read_bytes()
+    assert resumed[: 10 * 32] == whole.read_bytes()[: 10 * 32]
+    scored = td.read_nnue(out)
+    assert [(r.fen, r.result) for r in scored] == [(r.fen, r.result) for r in td.read_nnue(src)]
+    # Nothing left: a resumed run of a finished output scores nothing.
+    assert td.rescore_nnue(src, out, command, depth=1, resume=True).written == 0
+    assert out.read_bytes() == resumed
 
 
 def test_rescore_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

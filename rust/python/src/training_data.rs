@@ -7,11 +7,14 @@ use pychess_core::Board;
 use pychess_training_data::job::{Job, Options, Output, Source};
 use pychess_training_data::lc0::read_chunk_file;
 use pychess_training_data::refilter::Children;
-use pychess_training_data::{Filters, NnueFilter, NnueFormat, SelfPlayOptions, Stats, Wdl};
+use pychess_training_data::{
+    EngineCommand, Filters, NnueFilter, NnueFormat, NnueRescore, SearchLimit, SelfPlayOptions,
+    Stats, Wdl,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 fn nnue_format(name: &str) -> PyResult<NnueFormat> {
     NnueFormat::parse(name).ok_or_else(|| {
@@ -29,24 +32,47 @@ fn stats_dict<'py>(py: Python<'py>, stats: &Stats) -> PyResult<Bound<'py, PyDict
     Ok(dict)
 }
 
-/// A running writer: games from a PGN file or self-play, records to a file or directory.
-#[pyclass(module = "pychess_rs._core", name = "_TrainingDataJob")]
-pub struct TrainingDataJob {
-    job: Mutex<Option<Job>>,
+/// A Rust run behind a Python object, advanced in steps from Python and then finished;
+/// `what` names it in errors ("the filter is finished").
+struct Run<T> {
+    run: Mutex<Option<T>>,
+    what: &'static str,
 }
 
-impl TrainingDataJob {
-    fn with<T>(&self, f: impl FnOnce(&mut Job) -> T) -> PyResult<T> {
-        let mut guard = self
-            .job
-            .lock()
-            .map_err(|_| TrainingDataError::new_err("the job failed earlier"))?;
-        match guard.as_mut() {
-            Some(job) => Ok(f(job)),
-            None => Err(TrainingDataError::new_err("the job is finished")),
+impl<T> Run<T> {
+    fn new(run: T, what: &'static str) -> Run<T> {
+        Run {
+            run: Mutex::new(Some(run)),
+            what,
         }
     }
+
+    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> PyResult<R> {
+        let mut guard = self.lock()?;
+        match guard.as_mut() {
+            Some(run) => Ok(f(run)),
+            None => Err(self.finished()),
+        }
+    }
+
+    fn take(&self) -> PyResult<T> {
+        self.lock()?.take().ok_or_else(|| self.finished())
+    }
+
+    fn lock(&self) -> PyResult<MutexGuard<'_, Option<T>>> {
+        self.run
+            .lock()
+            .map_err(|_| TrainingDataError::new_err(format!("the {} failed earlier", self.what)))
+    }
+
+    fn finished(&self) -> PyErr {
+        TrainingDataError::new_err(format!("the {} is finished", self.what))
+    }
 }
+
+/// A running writer: games from a PGN file or self-play, records to a file or directory.
+#[pyclass(module = "pychess_rs._core", name = "_TrainingDataJob")]
+pub struct TrainingDataJob(Run<Job>);
 
 #[pymethods]
 impl TrainingDataJob {
@@ -129,42 +155,35 @@ impl TrainingDataJob {
             threads,
         };
         let job = py.detach(|| Job::start(options))?;
-        Ok(TrainingDataJob {
-            job: Mutex::new(Some(job)),
-        })
+        Ok(TrainingDataJob(Run::new(job, "job")))
     }
 
     /// Writes about `max_games` more games; `True` once all are written.
     fn advance(&self, py: Python<'_>, max_games: u64) -> Result<bool> {
-        Ok(py.detach(|| self.with(|job| job.advance(max_games)))??)
+        Ok(py.detach(|| self.0.with(|job| job.advance(max_games)))??)
     }
 
     /// The counts so far, by name.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let stats = self.with(|job| job.stats().clone())?;
+        let stats = self.0.with(|job| job.stats().clone())?;
         stats_dict(py, &stats)
     }
 
     /// Bytes of PGN consumed (PGN source) or games played (self-play).
     fn progress(&self) -> PyResult<u64> {
-        self.with(|job| job.progress())
+        self.0.with(|job| job.progress())
     }
 
     /// Writes the rest, closes the output; the run's counts.
     fn finish<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyDict>> {
-        let job = self
-            .job
-            .lock()
-            .map_err(|_| TrainingDataError::new_err("the job failed earlier"))?
-            .take()
-            .ok_or_else(|| TrainingDataError::new_err("the job is finished"))?;
+        let job = self.0.take()?;
         let stats = py.detach(|| job.finish())?;
         Ok(stats_dict(py, &stats)?)
     }
 
     /// Stops the threads without finishing the output.
     fn close(&self, py: Python<'_>) {
-        let job = self.job.lock().ok().and_then(|mut job| job.take());
+        let job = self.0.run.lock().ok().and_then(|mut job| job.take());
         py.detach(move || drop(job));
     }
 }
@@ -172,22 +191,7 @@ impl TrainingDataJob {
 /// A running filter of an NNUE record file (see `pychess_training_data::refilter`), a
 /// number of records per `advance` call so that Python can show progress in between.
 #[pyclass(module = "pychess_rs._core", name = "_NnueFilter")]
-pub struct NnueFilterRun {
-    run: Mutex<Option<NnueFilter>>,
-}
-
-impl NnueFilterRun {
-    fn with<T>(&self, f: impl FnOnce(&mut NnueFilter) -> T) -> PyResult<T> {
-        let mut guard = self
-            .run
-            .lock()
-            .map_err(|_| TrainingDataError::new_err("the filter failed earlier"))?;
-        match guard.as_mut() {
-            Some(run) => Ok(f(run)),
-            None => Err(TrainingDataError::new_err("the filter is finished")),
-        }
-    }
-}
+pub struct NnueFilterRun(Run<NnueFilter>);
 
 #[pymethods]
 impl NnueFilterRun {
@@ -221,35 +225,91 @@ impl NnueFilterRun {
                 per_position => run.with_children(Children { per_position, seed }),
             })
         })?;
-        Ok(NnueFilterRun {
-            run: Mutex::new(Some(run)),
-        })
+        Ok(NnueFilterRun(Run::new(run, "filter")))
     }
 
     /// Records in the input.
     fn records(&self) -> PyResult<u64> {
-        self.with(|run| run.records())
+        self.0.with(|run| run.records())
     }
 
     /// Filters up to `max_records` more records; true once all are done.
     fn advance(&self, py: Python<'_>, max_records: u64) -> Result<bool> {
-        Ok(py.detach(|| self.with(|run| run.advance(max_records)))??)
+        Ok(py.detach(|| self.0.with(|run| run.advance(max_records)))??)
     }
 
     /// The counts so far, by name.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let stats = self.with(|run| run.stats().clone())?;
+        let stats = self.0.with(|run| run.stats().clone())?;
         stats_dict(py, &stats)
     }
 
     /// Filters the rest and flushes the output; the run's counts.
     fn finish<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyDict>> {
-        let run = self
-            .run
-            .lock()
-            .map_err(|_| TrainingDataError::new_err("the filter failed earlier"))?
-            .take()
-            .ok_or_else(|| TrainingDataError::new_err("the filter is finished"))?;
+        let run = self.0.take()?;
+        let stats = py.detach(|| run.finish())?;
+        Ok(stats_dict(py, &stats)?)
+    }
+}
+
+/// A running rescore of an NNUE record file by UCI engine processes (see
+/// `pychess_training_data::rescore`), advanced in steps like the filter.
+#[pyclass(module = "pychess_rs._core", name = "_NnueRescore")]
+pub struct NnueRescoreRun(Run<NnueRescore>);
+
+#[pymethods]
+impl NnueRescoreRun {
+    /// Opens `input` (records in `format`), starts `processes` engines running `command`
+    /// with `options` set, and creates `output` (or goes on with it, `resume`).
+    #[new]
+    #[pyo3(signature = (input, output, format, command, *, options = Vec::new(), depth = None,
+        nodes = None, processes = 1, resume = false))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
+    fn new(
+        py: Python<'_>,
+        input: PathBuf,
+        output: PathBuf,
+        format: &str,
+        command: Vec<String>,
+        options: Vec<(String, String)>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        processes: usize,
+        resume: bool,
+    ) -> Result<Self> {
+        let format = nnue_format(format)?;
+        let engine = EngineCommand { command, options };
+        let limit = SearchLimit { depth, nodes };
+        let run = py.detach(|| {
+            NnueRescore::open(&input, &output, format, &engine, limit, processes, resume)
+        })?;
+        Ok(NnueRescoreRun(Run::new(run, "rescore")))
+    }
+
+    /// Records in the input.
+    fn records(&self) -> PyResult<u64> {
+        self.0.with(|run| run.records())
+    }
+
+    /// Records an earlier run had scored (0 unless resumed).
+    fn resumed(&self) -> PyResult<u64> {
+        self.0.with(|run| run.resumed())
+    }
+
+    /// Scores up to `max_records` more records; true once all are done.
+    fn advance(&self, py: Python<'_>, max_records: u64) -> Result<bool> {
+        Ok(py.detach(|| self.0.with(|run| run.advance(max_records)))??)
+    }
+
+    /// This run's counts so far, by name.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let stats = self.0.with(|run| run.stats().clone())?;
+        stats_dict(py, &stats)
+    }
+
+    /// Scores the rest, flushes the output and stops the engines; this run's counts.
+    fn finish<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyDict>> {
+        let run = self.0.take()?;
         let stats = py.detach(|| run.finish())?;
         Ok(stats_dict(py, &stats)?)
     }
@@ -338,6 +398,7 @@ fn training_data_lc0_policy_index(fen: &str, uci: &str, chess960: bool) -> Resul
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TrainingDataJob>()?;
     m.add_class::<NnueFilterRun>()?;
+    m.add_class::<NnueRescoreRun>()?;
     m.add_function(wrap_pyfunction!(training_data_encode_nnue, m)?)?;
     m.add_function(wrap_pyfunction!(training_data_decode_nnue, m)?)?;
     m.add_function(wrap_pyfunction!(training_data_read_lc0, m)?)?;

@@ -42,6 +42,13 @@ pub enum Error {
     },
     /// A worker thread failed (a bug: its message says where).
     Worker(String),
+    /// A UCI engine that failed: it exited, stopped answering, or lacks an option.
+    Engine {
+        /// Its command line.
+        command: String,
+        /// What happened.
+        reason: String,
+    },
     /// An option out of its range.
     Option {
         /// The option.
@@ -84,6 +91,7 @@ impl fmt::Display for Error {
                 reason,
             } => write!(f, "{format} cannot hold {fen:?}: {reason}"),
             Error::Worker(message) => write!(f, "a worker thread failed: {message}"),
+            Error::Engine { command, reason } => write!(f, "engine '{command}': {reason}"),
             Error::Option { name, reason } => write!(f, "{name}: {reason}"),
         }
     }

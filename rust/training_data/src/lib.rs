@@ -8,6 +8,7 @@
 //! * [`alphazero`] and [`npy`]: AlphaZero planes, legal-move masks, moves and outcomes as
 //!   `.npy` files NumPy memory-maps.
 //! * [`refilter`]: NNUE record files filtered after the fact (check, quiet, score).
+//! * [`rescore`]: NNUE record files scored again by UCI engine processes, one thread each.
 //! * [`job`]: a run from a source ([`pgn_source`], [`selfplay`]) to an output on worker
 //!   threads, in the source's order, with the position filters of [`sample`].
 //!
@@ -24,6 +25,7 @@ pub mod nnue;
 pub mod npy;
 pub mod pgn_source;
 pub mod refilter;
+pub mod rescore;
 pub mod sample;
 pub mod selfplay;
 
@@ -31,5 +33,6 @@ pub use error::Error;
 pub use job::{Job, Options, Output, Source};
 pub use nnue::{NnueFormat, NnueRecord, NNUE_RECORD_SIZE};
 pub use refilter::NnueFilter;
+pub use rescore::{EngineCommand, NnueRescore, SearchLimit};
 pub use sample::{Filters, Stats, Wdl, MATE_SCORE};
 pub use selfplay::SelfPlayOptions;
