@@ -25,13 +25,14 @@ from pychess_rs.uci import UciSession
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
-def random_network(path: Path, hidden: int = 16, seed: int = 1) -> Path:
-    """A network file of random small weights in the engine's format (PCNN version 1)."""
+def random_network(path: Path, hidden: int = 16, seed: int = 1, version: int = 1) -> Path:
+    """A network file of random small weights in the engine's format (PCNN version 1:
+    clipped ReLU; 2: its square)."""
     rng = random.Random(seed)
     values = [rng.randint(-60, 60) for _ in range(768 * hidden)]
     values += [rng.randint(-100, 100) for _ in range(hidden)]
     values += [rng.randint(-100, 100) for _ in range(2 * hidden)]
-    header = b"PCNN" + struct.pack("<5I", 1, hidden, 255, 64, 400)
+    header = b"PCNN" + struct.pack("<5I", version, hidden, 255, 64, 400)
     path.write_bytes(header + struct.pack(f"<{len(values)}h", *values) + struct.pack("<i", 0))
     return path
 
@@ -81,7 +82,7 @@ def test_uci_eval_file_loads_and_changes_the_evaluation(tmp_path: Path) -> None:
         (None, "cannot read network file"),
         (b"PCNN", "shorter than the 24-byte header"),
         (b"XXXX" + bytes(20), "the magic is not PCNN"),
-        (b"PCNN" + struct.pack("<5I", 2, 16, 255, 64, 400), "version 2 is not supported"),
+        (b"PCNN" + struct.pack("<5I", 3, 16, 255, 64, 400), "version 3 is not supported"),
         (b"PCNN" + struct.pack("<5I", 1, 16, 255, 64, 400) + bytes(10), "its header says"),
     ],
 )
@@ -186,6 +187,14 @@ def test_pipeline_end_to_end(
 
     correlation = np.corrcoef(win_chance(ints), win_chance(records.score[:300]))[0, 1]
     assert correlation > 0.5, correlation
+    # The squared clipped ReLU: file version 2, evaluations that follow the labels too.
+    squared = tmp_path / "screlu.nnue"
+    argv_screlu = [*argv[:2], str(squared), *argv[3:], "--activation", "screlu"]
+    assert nnue_train.main([*argv_screlu, "--curve", str(curve)]) == 0
+    assert struct.unpack_from("<I", squared.read_bytes(), 4) == (2,)
+    ints = np.array([engine_integer_eval(squared.read_bytes(), pychess_rs.Board(f)) for f in fens])
+    correlation = np.corrcoef(win_chance(ints), win_chance(records.score[:300]))[0, 1]
+    assert correlation > 0.5, correlation
 
     go = f"position fen {KIWIPETE}\ngo depth 5\n"
     lines = session(f"setoption name EvalFile value {net_path}\n{go}")
@@ -205,7 +214,7 @@ def engine_integer_eval(net: bytes, board: pychess_rs.Board) -> int:
     import numpy as np
 
     _, version, hidden, qa, qb, scale = struct.unpack_from("<4s5I", net)
-    assert version == 1
+    assert version in (1, 2)
     body = np.frombuffer(net, dtype="<i2", count=(768 + 3) * hidden, offset=24).astype(np.int64)
     fw = body[: 768 * hidden].reshape(768, hidden)
     fb = body[768 * hidden : 769 * hidden]
@@ -221,16 +230,27 @@ def engine_integer_eval(net: bytes, board: pychess_rs.Board) -> int:
         ]
         acc[perspective] = fb + fw[rows].sum(axis=0)
     us, them = acc[board.turn], acc[not board.turn]
-    total = int(np.clip(us, 0, qa) @ ow[:hidden] + np.clip(them, 0, qa) @ ow[hidden:]) + ob
-    value = abs(total * scale) // (qa * qb)
-    return value if total * scale >= 0 else -value
+    power = version  # 2: the squared clipped ReLU, its sum divided by QA
+    total = int(np.clip(us, 0, qa) ** power @ ow[:hidden])
+    total += int(np.clip(them, 0, qa) ** power @ ow[hidden:])
+    if version == 2:
+        total = truncated_division(total, qa)
+    return truncated_division((total + ob) * scale, qa * qb)
 
 
-def test_engine_evaluates_the_trained_file_as_the_format_says(tmp_path: Path) -> None:
+def truncated_division(a: int, b: int) -> int:
+    """``a / b`` rounded toward zero, as Rust's integer division."""
+    quotient = abs(a) // b
+    return quotient if a >= 0 else -quotient
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_engine_evaluates_the_trained_file_as_the_format_says(tmp_path: Path, version: int) -> None:
     """Depth 1 in a position without captures or checks is the best of the children's static
-    evaluations: the engine's integer network, recomputed here from the file."""
+    evaluations: the engine's integer network, recomputed here from the file (version 1:
+    clipped ReLU, 2: squared)."""
     pytest.importorskip("numpy")
-    net = random_network(tmp_path / "net.nnue", hidden=24, seed=11)
+    net = random_network(tmp_path / "net.nnue", hidden=24, seed=11, version=version)
     fen = "4k3/8/8/2p1p3/2P1P3/8/8/4K3 w - - 0 1"
     board = pychess_rs.Board(fen)
     children = []

@@ -13,7 +13,8 @@ GPU: the whole set sits on the device and a step is a sparse sum of feature rows
 (``embedding_bag``).
 
 The network is the engine's (``rust/engine/src/nnue``): ``768 -> N x 2 -> 1``, one feature
-transformer shared by both perspectives, clipped ReLU (``clamp(x, 0, 1)``), one output
+transformer shared by both perspectives, clipped ReLU (``clamp(x, 0, 1)``; with
+``--activation screlu`` its square, file version 2), one output
 neuron over the side to move's half then the other side's; its output ``o`` times ``SCALE``
 (400) is the evaluation in centipawns from the side to move's view. Data: the 32-byte
 records ``pychess-rs training-data nnue`` writes (bullet's ``ChessBoard`` by default,
@@ -46,6 +47,7 @@ SCALE = 400
 CLIP = 1.98
 INPUTS = 768
 RECORD = 32
+VERSIONS = {"crelu": 1, "screlu": 2}  # the file version names the activation
 
 
 @dataclass
@@ -130,8 +132,9 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 class Network:
     """The float network (initial weights, the PyTorch path's result) and its quantisation."""
 
-    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
+    def __init__(self, hidden: int, rng: np.random.Generator, activation: str = "crelu") -> None:
         self.hidden = hidden
+        self.activation = activation
         self.params = {
             "fw": rng.normal(0.0, 1.0 / np.sqrt(32), (INPUTS, hidden)).astype(np.float32),
             "fb": np.zeros(hidden, dtype=np.float32),
@@ -140,13 +143,14 @@ class Network:
         }
 
     def quantised(self) -> bytes:
-        """The network in the engine's file format (``PCNN`` version 1)."""
+        """The network in the engine's file format (``PCNN`` version 1, or 2 for SCReLU)."""
         p = self.params
         fw = np.round(p["fw"] * QA).astype("<i2")
         fb = np.round(p["fb"] * QA).astype("<i2")
         ow = np.round(p["ow"] * QB).astype("<i2")
         ob = int(np.round(p["ob"][0] * QA * QB))
-        header = b"PCNN" + struct.pack("<5I", 1, self.hidden, QA, QB, SCALE)
+        version = VERSIONS[self.activation]
+        header = b"PCNN" + struct.pack("<5I", version, self.hidden, QA, QB, SCALE)
         return header + fw.tobytes() + fb.tobytes() + ow.tobytes() + struct.pack("<i", ob)
 
     def evaluate_records(self, data: Data) -> np.ndarray:
@@ -154,8 +158,9 @@ class Network:
         p = self.params
         # Row INPUTS (zero) is what the padding of the input lists picks.
         rows = np.vstack([p["fw"], np.zeros((1, self.hidden), dtype=np.float32)])
+        power = 2 if self.activation == "screlu" else 1
         h = [
-            np.clip(rows[x.astype(np.int64)].sum(axis=1) + p["fb"], 0, 1)
+            np.clip(rows[x.astype(np.int64)].sum(axis=1) + p["fb"], 0, 1) ** power
             for x in (data.us, data.them)
         ]
         return (np.concatenate(h, axis=1) @ p["ow"] + p["ob"][0]) * SCALE
@@ -218,6 +223,7 @@ def train_torch(
     device: str,
     lr_decay: float = 1.0,
     mirror: bool = False,
+    activation: str = "crelu",
     log=print,
 ) -> tuple[Network, list[tuple[int, float, float]]]:
     """``train`` in PyTorch on ``device``; the numpy ``Network`` it returns holds the result."""
@@ -238,7 +244,8 @@ def train_torch(
 
     train_set, valid_set = tensors(training), tensors(validating)
     rng = np.random.default_rng(seed)
-    start = Network(hidden, rng)
+    start = Network(hidden, rng, activation)
+    power = 2 if activation == "screlu" else 1
     # Row INPUTS is the padding feature: embedding_bag leaves it out of sums and gradients.
     fw = torch.zeros(INPUTS + 1, hidden)
     fw[:INPUTS] = torch.from_numpy(start.params["fw"])
@@ -254,7 +261,7 @@ def train_torch(
     def forward(us: torch.Tensor, them: torch.Tensor) -> torch.Tensor:
         a_us = F.embedding_bag(us, params["fw"], mode="sum", padding_idx=INPUTS) + params["fb"]
         a_them = F.embedding_bag(them, params["fw"], mode="sum", padding_idx=INPUTS)
-        h = torch.cat([a_us.clamp(0, 1), (a_them + params["fb"]).clamp(0, 1)], dim=1)
+        h = torch.cat([a_us.clamp(0, 1), (a_them + params["fb"]).clamp(0, 1)], dim=1) ** power
         return h @ params["ow"] + params["ob"][0]
 
     def loss_of(part: tuple) -> float:
@@ -321,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
     parser.add_argument("--out", type=Path, required=True, help="the network file to write")
     parser.add_argument("--hidden", type=int, default=128, help="N, hidden width per side")
+    parser.add_argument(
+        "--activation", choices=tuple(VERSIONS), default="crelu", help="the hidden activation"
+    )
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=0.001, help="Adam step")
@@ -343,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--hidden must be in 1..4096")
     if not args.device:
         flags = ["--format", args.format, "--out", args.out, "--hidden", args.hidden]
+        flags += ["--activation", args.activation]
         flags += ["--epochs", args.epochs, "--batch", args.batch, "--lr", args.lr]
         flags += ["--wdl", args.wdl, "--validation", args.validation, "--seed", args.seed]
         flags += ["--lr-decay", args.lr_decay] + (["--mirror"] if args.mirror else [])
@@ -369,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             lr_decay=args.lr_decay,
             mirror=args.mirror,
+            activation=args.activation,
         )
     except ValueError as e:
         print(f"nnue_train: {e}", file=sys.stderr)

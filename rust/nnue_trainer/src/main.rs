@@ -5,6 +5,7 @@
 //!   --out PATH        the network file to write (the engine's format; EvalFile loads it)
 //!   --format F        bullet (default) or marlin: the records' layout
 //!   --hidden N        hidden width per perspective (default 128)
+//!   --activation A    crelu (default: clamp(x, 0, 1)) or screlu (its square)
 //!   --epochs E        passes over the training positions (default 10)
 //!   --batch B         positions per step (default 1024)
 //!   --lr R            Adam's learning rate (default 0.001)
@@ -20,6 +21,7 @@
 //! Prints the figures of every epoch, a progress line every ten seconds within one, and a
 //! table of all epochs at the end.
 
+use pychess_engine::nnue::Activation;
 use pychess_nnue_trainer::curve;
 use pychess_nnue_trainer::data::Positions;
 use pychess_nnue_trainer::train::{train, Epoch, Event, Settings};
@@ -60,6 +62,11 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                     .ok_or_else(|| format!("--format: {name:?} is not bullet or marlin"))?;
             }
             "--hidden" => settings.hidden = parse(&arg, &value()?)?,
+            "--activation" => {
+                let name = value()?;
+                settings.activation = Activation::parse(&name)
+                    .ok_or_else(|| format!("--activation: {name:?} is not crelu or screlu"))?;
+            }
             "--epochs" => settings.epochs = parse(&arg, &value()?)?,
             "--batch" => settings.batch = parse(&arg, &value()?)?,
             "--lr" => settings.lr = parse(&arg, &value()?)?,
@@ -124,12 +131,13 @@ fn run(o: &Options) -> Result<(), String> {
     let mut training = Positions::read_files(&o.files, o.format, o.settings.threads)?;
     let validation = training.split_off_validation(o.validation)?;
     println!(
-        "read {} positions in {:.1} s: {} training, {} validation; 768->{}x2->1, {} threads",
+        "read {} positions in {:.1} s: {} training, {} validation; 768->{}x2->1 {}, {} threads",
         training.len() + validation.len(),
         started.elapsed().as_secs_f64(),
         training.len(),
         validation.len(),
         o.settings.hidden,
+        o.settings.activation.name(),
         o.settings.threads,
     );
     let mut last_line = Instant::now();

@@ -10,7 +10,7 @@
 //! `target = (1 - wdl) * sigmoid(score / SCALE) + wdl * result`.
 
 use crate::data::{mirrored, Inputs, NO_INPUT};
-use pychess_engine::nnue::{Network, NetworkError, INPUTS, QA, QB, SCALE};
+use pychess_engine::nnue::{Activation, Network, NetworkError, INPUTS, QA, QB, SCALE};
 use pychess_ml::batch::SplitMix64;
 
 /// Every weight is kept in `[-CLIP, CLIP]`: 32 inputs of 1.98 x 255 plus a bias stay below
@@ -65,6 +65,8 @@ impl Layout {
 pub struct FloatNetwork {
     /// Its shape.
     pub layout: Layout,
+    /// The hidden layer's activation (the engine's file version records it).
+    pub activation: Activation,
     /// Every parameter, laid out as [`Layout`] says.
     pub params: Vec<f32>,
 }
@@ -107,7 +109,29 @@ impl FloatNetwork {
         for w in &mut params[layout.output_weights()..layout.output_bias()] {
             *w = normal(rng) * spread;
         }
-        FloatNetwork { layout, params }
+        FloatNetwork {
+            layout,
+            activation: Activation::ClippedRelu,
+            params,
+        }
+    }
+
+    /// The same network with another activation.
+    #[must_use]
+    pub fn with_activation(mut self, activation: Activation) -> FloatNetwork {
+        self.activation = activation;
+        self
+    }
+
+    /// The activation of an accumulator value `a`, and its derivative.
+    #[inline]
+    fn activate(&self, a: f32) -> (f32, f32) {
+        let inside = a > 0.0 && a < 1.0;
+        let c = a.clamp(0.0, 1.0);
+        match self.activation {
+            Activation::ClippedRelu => (c, if inside { 1.0 } else { 0.0 }),
+            Activation::SquaredClippedRelu => (c * c, if inside { 2.0 * c } else { 0.0 }),
+        }
     }
 
     /// The accumulators of both perspectives into `scratch` (mirrored a<->h if `mirror`),
@@ -125,15 +149,13 @@ impl FloatNetwork {
             }
         }
         let out = &self.params[l.output_weights()..l.output_bias()];
-        let crelu_dot = |acc: &[f32], w: &[f32]| -> f32 {
+        let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
-                .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                .map(|(&a, w)| self.activate(a).0 * w)
                 .sum::<f32>()
         };
-        crelu_dot(&scratch.us, &out[..n])
-            + crelu_dot(&scratch.them, &out[n..])
-            + self.params[l.output_bias()]
+        dot(&scratch.us, &out[..n]) + dot(&scratch.them, &out[n..]) + self.params[l.output_bias()]
     }
 
     /// The evaluation in centipawns from the side to move's point of view.
@@ -160,15 +182,16 @@ impl FloatNetwork {
         let out = &self.params[l.output_weights()..l.output_bias()];
         grad[l.output_bias()] += d_out;
         // Each perspective: the output weights' gradient, then the accumulator's (zero where
-        // the clipped ReLU is flat), which flows into the bias and each active input's row.
+        // the activation is flat), which flows into the bias and each active input's row.
         for (half, acc, inputs) in [(0, &mut scratch.us, us), (1, &mut scratch.them, them)] {
             let w = &out[half * n..(half + 1) * n];
             let g_out =
                 &mut grad[l.output_weights() + half * n..l.output_weights() + (half + 1) * n];
             for ((g, a), w) in g_out.iter_mut().zip(acc.iter_mut()).zip(w) {
-                *g += d_out * a.clamp(0.0, 1.0);
+                let (value, slope) = self.activate(*a);
+                *g += d_out * value;
                 // Reuse the accumulator's memory for its gradient.
-                *a = if *a > 0.0 && *a < 1.0 { d_out * w } else { 0.0 };
+                *a = d_out * w * slope;
             }
             let g_bias = &mut grad[l.feature_bias()..l.output_weights()];
             g_bias.iter_mut().zip(acc.iter()).for_each(|(g, d)| *g += d);
@@ -182,7 +205,7 @@ impl FloatNetwork {
     }
 
     /// The engine's integer network: feature weights and biases times `QA`, output weights
-    /// times `QB`, the output bias times `QA * QB`, rounded.
+    /// times `QB`, the output bias times `QA * QB`, rounded; the same activation.
     ///
     /// # Errors
     /// Only for a width the engine refuses (above `MAX_HIDDEN`).
@@ -201,6 +224,7 @@ impl FloatNetwork {
             q(&self.params[l.output_weights()..l.output_bias()], QB),
             (self.params[l.output_bias()] * (QA * QB) as f32).round() as i32,
         )
+        .map(|net| net.with_activation(self.activation))
     }
 }
 
@@ -264,9 +288,15 @@ mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences() {
+        for activation in Activation::ALL {
+            gradient_matches_finite_differences(activation);
+        }
+    }
+
+    fn gradient_matches_finite_differences(activation: Activation) {
         let positions = positions();
-        let mut net = FloatNetwork::new(8, &mut SplitMix64::new(5));
-        // Biases that put some accumulators inside the clipped ReLU's slope.
+        let mut net = FloatNetwork::new(8, &mut SplitMix64::new(5)).with_activation(activation);
+        // Biases that put some accumulators inside the activation's slope.
         let l = net.layout;
         net.params[l.feature_bias()..l.output_weights()].fill(0.4);
         for mirror in [false, true] {
@@ -296,7 +326,8 @@ mod tests {
                 let analytic = f64::from(grad[k]);
                 assert!(
                     (numeric - analytic).abs() <= 2e-3 * numeric.abs().max(analytic.abs()) + 2e-5,
-                    "parameter {k} (mirror {mirror}): numeric {numeric}, analytic {analytic}"
+                    "{activation:?} parameter {k} (mirror {mirror}): numeric {numeric}, \
+                     analytic {analytic}"
                 );
                 checked += usize::from(analytic != 0.0);
             }
@@ -307,19 +338,28 @@ mod tests {
     #[test]
     fn the_quantised_network_evaluates_like_the_float_one() {
         let positions = positions();
-        let mut net = FloatNetwork::new(32, &mut SplitMix64::new(11));
-        let l = net.layout;
-        net.params[l.feature_bias()..l.output_weights()].fill(0.3);
-        net.params[l.output_bias()] = 0.05;
-        let engine = net.quantised().unwrap();
-        let mut scratch = Scratch::new(32);
-        for (i, fen) in FENS.iter().enumerate() {
-            let float = net.evaluate(positions.us(i), positions.them(i), &mut scratch);
-            let integer = engine.evaluate(&Board::from_fen(fen, false).unwrap()) as f32;
-            assert!(
-                (float - integer).abs() <= 6.0 && float.abs() > 20.0,
-                "{fen}: float {float}, engine {integer}"
-            );
+        for activation in Activation::ALL {
+            let mut net =
+                FloatNetwork::new(32, &mut SplitMix64::new(11)).with_activation(activation);
+            let l = net.layout;
+            net.params[l.feature_bias()..l.output_weights()].fill(0.3);
+            net.params[l.output_bias()] = 0.05;
+            let engine = net.quantised().unwrap();
+            assert_eq!(engine.activation(), activation);
+            let mut scratch = Scratch::new(32);
+            for (i, fen) in FENS.iter().enumerate() {
+                let float = net.evaluate(positions.us(i), positions.them(i), &mut scratch);
+                let integer = engine.evaluate(&Board::from_fen(fen, false).unwrap()) as f32;
+                // Squaring doubles the accumulators' rounding error where they are near 1.
+                let tolerance = match activation {
+                    Activation::ClippedRelu => 6.0,
+                    Activation::SquaredClippedRelu => 10.0,
+                };
+                assert!(
+                    (float - integer).abs() <= tolerance && float.abs() > 20.0,
+                    "{activation:?} {fen}: float {float}, engine {integer}"
+                );
+            }
         }
     }
 

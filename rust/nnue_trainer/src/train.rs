@@ -9,6 +9,7 @@
 
 use crate::data::Positions;
 use crate::model::{adam_update, sigmoid, target, FloatNetwork, Scratch};
+use pychess_engine::nnue::Activation;
 use pychess_ml::batch::parallel::for_chunks;
 use pychess_ml::batch::SplitMix64;
 use std::time::Instant;
@@ -18,6 +19,8 @@ use std::time::Instant;
 pub struct Settings {
     /// `N`, the hidden width per perspective.
     pub hidden: usize,
+    /// The hidden layer's activation.
+    pub activation: Activation,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -40,6 +43,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             hidden: 128,
+            activation: Activation::ClippedRelu,
             epochs: 10,
             batch: 1024,
             lr: 0.001,
@@ -142,7 +146,7 @@ pub fn train(
 ) -> (FloatNetwork, Vec<Epoch>) {
     let threads = settings.threads.max(1);
     let mut rng = SplitMix64::new(settings.seed);
-    let mut net = FloatNetwork::new(settings.hidden, &mut rng);
+    let mut net = FloatNetwork::new(settings.hidden, &mut rng).with_activation(settings.activation);
     let len = net.layout.len();
     let goals: Vec<f32> = (0..training.len())
         .map(|i| target(training.score(i), training.result(i), settings.wdl))

@@ -1,5 +1,6 @@
 //! A neural network evaluation (NNUE): a perspective network `768 -> N x 2 -> 1` with
-//! clipped-ReLU activation and 16-bit integer weights, loaded from a file (`EvalFile`).
+//! clipped-ReLU or squared clipped-ReLU activation and 16-bit integer weights, loaded from a
+//! file (`EvalFile`).
 //! The hand-written evaluation (`crate::eval`) stays the default; the search uses a
 //! network only when one is loaded.
 //!
@@ -24,18 +25,28 @@
 //! eval = (sum(crelu(us) * out[..N]) + sum(crelu(them) * out[N..]) + out_bias) * SCALE / (QA * QB)
 //! ```
 //!
-//! in centipawns, from the side to move's point of view. The accumulator is kept
+//! in centipawns, from the side to move's point of view. With the *squared* clipped ReLU
+//! (`SCReLU`, file version 2) each clipped value is squared before it is weighed, and the
+//! sum, then in units of `QA * QA * QB`, is divided by `QA` first:
+//!
+//! ```text
+//! eval = (sum(crelu(us)^2 * out[..N]) + sum(crelu(them)^2 * out[N..])) / QA + out_bias) * SCALE / (QA * QB)
+//! ```
+//!
+//! (the float network's activation is `clamp(x, 0, 1)^2`: a smooth step that lets the
+//! output weigh strong features more than weak ones). The accumulator is kept
 //! incrementally along the search path (see [`AccumulatorStack`]): a move changes two to
 //! four inputs, so a child's accumulator is its parent's plus or minus a few weight rows.
 //!
-//! # The file format (version 1)
+//! # The file format (versions 1 and 2)
 //!
-//! All integers little-endian:
+//! Version 1 is a clipped-ReLU network, version 2 a squared clipped-ReLU one; the layout is
+//! the same. All integers little-endian:
 //!
 //! | bytes | field |
 //! | --- | --- |
 //! | 4 | magic `PCNN` |
-//! | 4 | version, `u32` = 1 |
+//! | 4 | version, `u32`: 1 (`CReLU`) or 2 (`SCReLU`) |
 //! | 4 | `N`, the hidden width per perspective, `u32` in `1..=4096` |
 //! | 4 | `QA`, `u32`: the feature transformer's scale (a float 1.0 is stored as `QA`) |
 //! | 4 | `QB`, `u32`: the output layer's scale |
@@ -72,8 +83,8 @@ use std::path::Path;
 pub const INPUTS: usize = 768;
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"PCNN";
-/// The file format version this engine reads.
-pub const VERSION: u32 = 1;
+/// The newest file format version this engine reads (it reads every version from 1).
+pub const VERSION: u32 = 2;
 /// The widest hidden layer accepted.
 pub const MAX_HIDDEN: usize = 4096;
 /// Header length in bytes.
@@ -85,6 +96,47 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the float network's output, as the trainer writes it.
 pub const SCALE: i32 = 400;
+
+/// The hidden layer's activation, which the file's version names.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// `clamp(x, 0, 1)` (file version 1).
+    #[default]
+    ClippedRelu,
+    /// `clamp(x, 0, 1)^2` (file version 2).
+    SquaredClippedRelu,
+}
+
+impl Activation {
+    /// Every activation, by file version.
+    pub const ALL: [Activation; 2] = [Activation::ClippedRelu, Activation::SquaredClippedRelu];
+
+    /// The file version that stores a network with this activation.
+    pub fn version(self) -> u32 {
+        match self {
+            Activation::ClippedRelu => 1,
+            Activation::SquaredClippedRelu => 2,
+        }
+    }
+
+    /// The activation of file version `version`.
+    pub fn from_version(version: u32) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.version() == version)
+    }
+
+    /// Its name on the trainer's command line: `crelu`, `screlu`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::ClippedRelu => "crelu",
+            Activation::SquaredClippedRelu => "screlu",
+        }
+    }
+
+    /// The activation named `name` (see [`Self::name`]).
+    pub fn parse(name: &str) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +155,7 @@ pub enum NetworkError {
     },
     /// The first four bytes are not [`MAGIC`].
     BadMagic,
-    /// A version other than [`VERSION`].
+    /// A version other than 1..=[`VERSION`].
     UnsupportedVersion {
         /// The version found.
         version: u32,
@@ -151,7 +203,7 @@ impl fmt::Display for NetworkError {
             NetworkError::BadMagic => write!(f, "not a network file: the magic is not PCNN"),
             NetworkError::UnsupportedVersion { version } => write!(
                 f,
-                "network file version {version} is not supported (this engine reads {VERSION})"
+                "network file version {version} is not supported (this engine reads 1 to {VERSION})"
             ),
             NetworkError::BadHidden { hidden } => write!(
                 f,
@@ -182,6 +234,7 @@ impl std::error::Error for NetworkError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    activation: Activation,
     qa: i32,
     qb: i32,
     scale: i32,
@@ -234,6 +287,7 @@ impl Network {
     pub fn zeroed(hidden: usize) -> Network {
         Network {
             hidden,
+            activation: Activation::ClippedRelu,
             qa: QA,
             qb: QB,
             scale: SCALE,
@@ -279,6 +333,7 @@ impl Network {
         }
         Ok(Network {
             hidden,
+            activation: Activation::ClippedRelu,
             qa: QA,
             qb: QB,
             scale: SCALE,
@@ -308,9 +363,8 @@ impl Network {
             return Err(NetworkError::BadMagic);
         }
         let version = read_u32(bytes, 4);
-        if version != VERSION {
-            return Err(NetworkError::UnsupportedVersion { version });
-        }
+        let activation = Activation::from_version(version)
+            .ok_or(NetworkError::UnsupportedVersion { version })?;
         let hidden = read_u32(bytes, 8);
         if hidden == 0 || hidden as usize > MAX_HIDDEN {
             return Err(NetworkError::BadHidden { hidden });
@@ -343,6 +397,7 @@ impl Network {
         let output_bias = read_u32(bytes, expected - 4) as i32;
         Ok(Network {
             hidden,
+            activation,
             qa: scales[0],
             qb: scales[1],
             scale: scales[2],
@@ -358,7 +413,7 @@ impl Network {
         let mut out = Vec::with_capacity(Network::file_len(self.hidden));
         out.extend_from_slice(&MAGIC);
         for value in [
-            VERSION,
+            self.activation.version(),
             self.hidden as u32,
             self.qa as u32,
             self.qb as u32,
@@ -382,6 +437,19 @@ impl Network {
     /// The hidden width `N` per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The same weights with another activation (the trainer's choice; a loaded file's
+    /// comes from its version).
+    #[must_use]
+    pub fn with_activation(mut self, activation: Activation) -> Network {
+        self.activation = activation;
+        self
     }
 
     /// The evaluation of `board` in centipawns from the side to move's point of view,
@@ -460,7 +528,15 @@ impl Network {
         };
         let (out_us, out_them) = self.output_weights.split_at(self.hidden);
         let qa = self.qa.min(i32::from(i16::MAX)) as i16;
-        let sum = simd::crelu_dot(us, out_us, qa) + simd::crelu_dot(them, out_them, qa);
+        let sum = match self.activation {
+            Activation::ClippedRelu => {
+                simd::crelu_dot(us, out_us, qa) + simd::crelu_dot(them, out_them, qa)
+            }
+            Activation::SquaredClippedRelu => {
+                (simd::screlu_dot(us, out_us, qa) + simd::screlu_dot(them, out_them, qa))
+                    / i64::from(self.qa)
+            }
+        };
         let value = (sum + i64::from(self.output_bias)) * i64::from(self.scale)
             / (i64::from(self.qa) * i64::from(self.qb));
         value.clamp(-30_000, 30_000) as i32
@@ -654,11 +730,18 @@ mod tests {
         bad[0] = b'X';
         assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
         let mut bad = bytes.clone();
-        bad[4] = 2;
+        bad[4] = 3;
         assert_eq!(
             Network::from_bytes(&bad),
-            Err(NetworkError::UnsupportedVersion { version: 2 })
+            Err(NetworkError::UnsupportedVersion { version: 3 })
         );
+        // Version 2: the same weights, the squared clipped ReLU.
+        let squared = net.clone().with_activation(Activation::SquaredClippedRelu);
+        let bytes = squared.to_bytes();
+        assert_eq!(read_u32(&bytes, 4), 2);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), squared);
+        assert_ne!(squared, net);
+        let bytes = net.to_bytes();
         let mut bad = bytes.clone();
         bad[8..12].copy_from_slice(&0u32.to_le_bytes());
         assert_eq!(
@@ -712,6 +795,49 @@ mod tests {
         ));
     }
 
+    /// The squared clipped ReLU as the module documentation writes it, on a one-wide network
+    /// whose accumulator is the bias plus the pieces' weights: each side's value clipped to
+    /// `0..=QA`, squared, weighed, the sum divided by `QA`.
+    #[test]
+    fn the_squared_clipped_relu_evaluates_as_documented() {
+        let pawns = |own: i16, enemy: i16| {
+            let mut net = Network::zeroed(1).with_activation(Activation::SquaredClippedRelu);
+            net.feature_bias[0] = 30;
+            for square in 0..64 {
+                net.feature_weights
+                    [feature_index(Color::White, Color::White, Role::Pawn, square)] = own;
+                net.feature_weights
+                    [feature_index(Color::White, Color::Black, Role::Pawn, square)] = enemy;
+            }
+            net.output_weights = vec![64, -32];
+            net.output_bias = 5 * QA * QB;
+            net
+        };
+        // Two white pawns, three black ones, White to move.
+        let board = Board::from_fen("4k3/ppp5/8/8/8/8/PP6/4K3 w - - 0 1", false).unwrap();
+        // White's view 30 + 2 * 50 + 3 * 20 = 190, Black's 30 + 3 * 50 + 2 * 20 = 220.
+        let net = pawns(50, 20);
+        let bias = i64::from(5 * QA * QB);
+        let sum = 190 * 190 * 64 + 220 * 220 * -32;
+        assert_eq!(
+            i64::from(net.evaluate(&board)),
+            (sum / 255 + bias) * 400 / (255 * 64)
+        );
+        let crelu = net.with_activation(Activation::ClippedRelu);
+        assert_eq!(
+            i64::from(crelu.evaluate(&board)),
+            (190 * 64 + 220 * -32 + bias) * 400 / (255 * 64)
+        );
+        // Both views clipped at QA: the square of 1.0 is 1.0, the two activations agree.
+        let net = pawns(50, 200);
+        let crelu = net.clone().with_activation(Activation::ClippedRelu);
+        assert_eq!(net.evaluate(&board), crelu.evaluate(&board));
+        assert_eq!(
+            i64::from(net.evaluate(&board)),
+            (255 * 64 + 255 * -32 + bias) * 400 / (255 * 64)
+        );
+    }
+
     #[test]
     fn the_evaluation_is_symmetric_under_colour_flip() {
         let net = random_network(32, 7);
@@ -727,6 +853,8 @@ mod tests {
         .unwrap();
         assert_eq!(net.evaluate(&board), net.evaluate(&flipped));
         assert_ne!(net.evaluate(&board), 0);
+        let squared = net.with_activation(Activation::SquaredClippedRelu);
+        assert_eq!(squared.evaluate(&board), squared.evaluate(&flipped));
     }
 
     #[test]

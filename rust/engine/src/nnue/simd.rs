@@ -1,5 +1,5 @@
 //! The network's integer kernels: adding and subtracting weight rows on an accumulator, and
-//! the clipped-ReLU dot product of the output neuron. They are plain Rust loops over `i16`
+//! the output neuron's dot products (clipped ReLU, squared clipped ReLU). They are plain Rust loops over `i16`
 //! slices that the compiler vectorises, compiled twice: for the baseline of the target (SSE2
 //! on x86-64, what a wheel must run on) and, on x86-64, again with AVX2 enabled, twice as
 //! wide; each call takes the AVX2 build where the CPU has it. Every other target runs the
@@ -11,7 +11,9 @@
 //! call of a `#[target_feature(enable = "avx2")]` function unsafe. This module's two such
 //! calls are each right behind `is_x86_feature_detected!("avx2")` (the standard library
 //! detects the CPU's features once and caches them, so the check is a load and a branch);
-//! the functions called are safe code otherwise, the same source as the portable build.
+//! the functions called are safe code otherwise, the same source as the portable build
+//! (the squared clipped ReLU's dot product, `screlu_dot`, runs the portable build alone: it is
+//! the output layer's `2N` products a node, not worth a second copy).
 //! No other part of the engine's evaluation uses `unsafe`.
 
 /// Adds each row of `added` to `acc` and subtracts each row of `removed`, wrapping (each row
@@ -36,6 +38,20 @@ pub(super) fn crelu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
         return unsafe { crelu_dot_avx2(acc, weights, qa) };
     }
     crelu_dot_portable(acc, weights, qa)
+}
+
+/// `sum(clamp(acc, 0, qa)^2 * weights)`, for the squared clipped ReLU: each product as
+/// `(v * w) * v`, the first factor in `i32` (at most 32,767 * 32,768 for any `qa`), the
+/// second step and the sum in `i64`, so no weights can overflow it.
+#[inline]
+pub(super) fn screlu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    acc.iter()
+        .zip(weights)
+        .map(|(&v, &w)| {
+            let v = v.clamp(0, qa);
+            i64::from(i32::from(v) * i32::from(w)) * i64::from(v)
+        })
+        .sum()
 }
 
 #[cfg(target_arch = "x86_64")]
