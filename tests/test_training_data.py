@@ -697,7 +697,7 @@ def test_rescore_replaces_scores_with_a_uci_engines(tmp_path: Path, fmt: str) ->
             assert record.score == info["score"].white().score(mate_score=32000)
     with pytest.raises(td.TrainingDataError, match="needs a limit"):
         td.rescore_nnue(src, out, command)
-    with pytest.raises(td.TrainingDataError, match="may not be the input"):
+    with pytest.raises(OSError, match="is also the input"):
         td.rescore_nnue(src, src, command, depth=1)
     with pytest.raises(FileNotFoundError):
         td.rescore_nnue(src, out, str(tmp_path / "no-such-engine"), depth=1, format=fmt)

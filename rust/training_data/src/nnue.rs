@@ -28,6 +28,9 @@
 use crate::error::Error;
 use crate::sample::Wdl;
 use pychess_core::{Bitboard, Board, Color, Role, Setup, Square};
+use std::fs::File;
+use std::io;
+use std::path::Path;
 
 /// Bytes in one record of either format.
 pub const NNUE_RECORD_SIZE: usize = 32;
@@ -54,6 +57,35 @@ pub struct NnueRecord {
     pub score: i16,
     /// The game's result from White's side of `board`.
     pub wdl: Wdl,
+}
+
+/// Opens `input`, a file of whole `format` records, for a run that writes `output`; the
+/// file and its number of records.
+///
+/// # Errors
+/// [`Error::Io`] for a file that cannot be read, or when `output` is `input` (creating
+/// the output would truncate it); [`Error::Length`] when `input` is not whole records.
+pub(crate) fn open_records(
+    input: &Path,
+    output: &Path,
+    format: NnueFormat,
+) -> Result<(File, u64), Error> {
+    let file = File::open(input).map_err(|e| Error::io(input, e))?;
+    let len = file.metadata().map_err(|e| Error::io(input, e))?.len();
+    if len % NNUE_RECORD_SIZE as u64 != 0 {
+        return Err(Error::Length {
+            format: format.name(),
+            len: len as usize,
+            record_size: NNUE_RECORD_SIZE,
+        });
+    }
+    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
+        if a == b {
+            let same = io::Error::new(io::ErrorKind::InvalidInput, "is also the input");
+            return Err(Error::io(output, same));
+        }
+    }
+    Ok((file, len / NNUE_RECORD_SIZE as u64))
 }
 
 impl NnueFormat {

@@ -14,13 +14,13 @@
 //! been searched: `rescore` gives it one) and their result the parent's.
 
 use crate::error::Error;
-use crate::nnue::{NnueFormat, NnueRecord, NNUE_RECORD_SIZE};
+use crate::nnue::{open_records, NnueFormat, NnueRecord, NNUE_RECORD_SIZE};
 use crate::sample::{Filters, Skip, Stats};
 use pychess_core::Board;
 use pychess_engine::has_winning_noisy_move;
 use pychess_ml::batch::{game_seed, SplitMix64};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Children in place of the records: up to `per_position` distinct legal moves of each
@@ -60,22 +60,7 @@ impl NnueFilter {
         format: NnueFormat,
         filters: Filters,
     ) -> Result<NnueFilter, Error> {
-        let file = File::open(input).map_err(|e| Error::io(input, e))?;
-        let len = file.metadata().map_err(|e| Error::io(input, e))?.len();
-        if len % NNUE_RECORD_SIZE as u64 != 0 {
-            return Err(Error::Length {
-                format: format.name(),
-                len: len as usize,
-                record_size: NNUE_RECORD_SIZE,
-            });
-        }
-        // Creating the output would truncate the input it is.
-        if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
-            if a == b {
-                let same = io::Error::new(io::ErrorKind::InvalidInput, "is also the input");
-                return Err(Error::io(output, same));
-            }
-        }
+        let (file, records) = open_records(input, output, format)?;
         let out = File::create(output).map_err(|e| Error::io(output, e))?;
         Ok(NnueFilter {
             format,
@@ -83,7 +68,7 @@ impl NnueFilter {
             input: BufReader::with_capacity(1 << 20, file),
             output: BufWriter::with_capacity(1 << 20, out),
             output_path: output.to_path_buf(),
-            records: len / NNUE_RECORD_SIZE as u64,
+            records,
             stats: Stats::default(),
             children: None,
         })

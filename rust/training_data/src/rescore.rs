@@ -11,7 +11,7 @@
 //! partly written last record is dropped) are not scored again.
 
 use crate::error::Error;
-use crate::nnue::{NnueFormat, NNUE_RECORD_SIZE};
+use crate::nnue::{open_records, NnueFormat, NNUE_RECORD_SIZE};
 use crate::sample::{Stats, MATE_SCORE};
 use pychess_core::{Board, Color};
 use std::fs::{File, OpenOptions};
@@ -261,9 +261,9 @@ impl NnueRescore {
     /// after the whole records an earlier run left in it.
     ///
     /// # Errors
-    /// [`Error::Io`] for files or an engine that cannot be started; [`Error::Length`] when
-    /// `input` is not whole records; [`Error::Option`] for no limit, no process, or `output`
-    /// being `input`; [`Error::Engine`] for an engine that fails its handshake or
+    /// [`Error::Io`] for files (`output` being `input` too) or an engine that cannot be
+    /// started; [`Error::Length`] when `input` is not whole records; [`Error::Option`] for
+    /// no limit or no process; [`Error::Engine`] for an engine that fails its handshake or
     /// lacks an option.
     pub fn open(
         input: &Path,
@@ -284,24 +284,7 @@ impl NnueRescore {
                 reason: "at least one engine process is needed".into(),
             });
         }
-        let mut file = File::open(input).map_err(|e| Error::io(input, e))?;
-        let len = file.metadata().map_err(|e| Error::io(input, e))?.len();
-        if len % NNUE_RECORD_SIZE as u64 != 0 {
-            return Err(Error::Length {
-                format: format.name(),
-                len: len as usize,
-                record_size: NNUE_RECORD_SIZE,
-            });
-        }
-        if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
-            if a == b {
-                return Err(Error::Option {
-                    name: "output",
-                    reason: format!("{} may not be the input", output.display()),
-                });
-            }
-        }
-        let records = len / NNUE_RECORD_SIZE as u64;
+        let (mut file, records) = open_records(input, output, format)?;
         let (out, resumed) = if resume {
             open_to_resume(output, records)?
         } else {
@@ -646,6 +629,6 @@ done
             .err()
             .unwrap()
             .to_string()
-            .contains("may not be the input"));
+            .contains("is also the input"));
     }
 }
