@@ -235,6 +235,9 @@ impl std::error::Error for NetworkError {}
 pub struct Network {
     hidden: usize,
     activation: Activation,
+    /// Whether every `QA * output weight` fits in `i16`, as the trainer's clipped weights
+    /// do: the squared clipped ReLU's fast kernel needs it (set by `Network::checked`).
+    output_fits_i16: bool,
     qa: i32,
     qb: i32,
     scale: i32,
@@ -288,6 +291,7 @@ impl Network {
         Network {
             hidden,
             activation: Activation::ClippedRelu,
+            output_fits_i16: false,
             qa: QA,
             qb: QB,
             scale: SCALE,
@@ -296,6 +300,7 @@ impl Network {
             output_weights: vec![0; 2 * hidden],
             output_bias: 0,
         }
+        .checked()
     }
 
     /// A network of width `hidden` with the trainer's scales ([`QA`], [`QB`], [`SCALE`])
@@ -334,6 +339,7 @@ impl Network {
         Ok(Network {
             hidden,
             activation: Activation::ClippedRelu,
+            output_fits_i16: false,
             qa: QA,
             qb: QB,
             scale: SCALE,
@@ -341,7 +347,8 @@ impl Network {
             feature_bias,
             output_weights,
             output_bias,
-        })
+        }
+        .checked())
     }
 
     /// Reads a network file.
@@ -398,6 +405,7 @@ impl Network {
         Ok(Network {
             hidden,
             activation,
+            output_fits_i16: false,
             qa: scales[0],
             qb: scales[1],
             scale: scales[2],
@@ -405,7 +413,15 @@ impl Network {
             feature_bias,
             output_weights,
             output_bias,
-        })
+        }
+        .checked())
+    }
+
+    /// The network with [`Network::output_fits_i16`] set from its weights and scale.
+    fn checked(mut self) -> Network {
+        let fits = |w: &i16| i32::from(*w).abs() * self.qa <= i32::from(i16::MAX);
+        self.output_fits_i16 = self.output_weights.iter().all(fits);
+        self
     }
 
     /// The network as a file's contents (the inverse of [`Network::from_bytes`]).
@@ -533,8 +549,12 @@ impl Network {
                 simd::crelu_dot(us, out_us, qa) + simd::crelu_dot(them, out_them, qa)
             }
             Activation::SquaredClippedRelu => {
-                (simd::screlu_dot(us, out_us, qa) + simd::screlu_dot(them, out_them, qa))
-                    / i64::from(self.qa)
+                let dot = if self.output_fits_i16 {
+                    simd::screlu_dot
+                } else {
+                    simd::screlu_dot_exact
+                };
+                (dot(us, out_us, qa) + dot(them, out_them, qa)) / i64::from(self.qa)
             }
         };
         let value = (sum + i64::from(self.output_bias)) * i64::from(self.scale)
@@ -821,6 +841,22 @@ mod tests {
         let sum = 190 * 190 * 64 + 220 * 220 * -32;
         assert_eq!(
             i64::from(net.evaluate(&board)),
+            (sum / 255 + bias) * 400 / (255 * 64)
+        );
+        // Output weights too large for the fast kernel (300 * QA overflows i16): the exact one.
+        let large = Network::from_weights(
+            1,
+            net.feature_weights.clone(),
+            net.feature_bias.clone(),
+            vec![300, -150],
+            net.output_bias,
+        )
+        .unwrap()
+        .with_activation(Activation::SquaredClippedRelu);
+        assert!(!large.output_fits_i16 && net.output_fits_i16);
+        let sum = 190 * 190 * 300 + 220 * 220 * -150;
+        assert_eq!(
+            i64::from(large.evaluate(&board)),
             (sum / 255 + bias) * 400 / (255 * 64)
         );
         let crelu = net.with_activation(Activation::ClippedRelu);

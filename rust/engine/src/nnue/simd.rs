@@ -11,9 +11,7 @@
 //! call of a `#[target_feature(enable = "avx2")]` function unsafe. This module's two such
 //! calls are each right behind `is_x86_feature_detected!("avx2")` (the standard library
 //! detects the CPU's features once and caches them, so the check is a load and a branch);
-//! the functions called are safe code otherwise, the same source as the portable build
-//! (the squared clipped ReLU's dot product, `screlu_dot`, runs the portable build alone: it is
-//! the output layer's `2N` products a node, not worth a second copy).
+//! the functions called are safe code otherwise, the same source as the portable build.
 //! No other part of the engine's evaluation uses `unsafe`.
 
 /// Adds each row of `added` to `acc` and subtracts each row of `removed`, wrapping (each row
@@ -40,11 +38,23 @@ pub(super) fn crelu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
     crelu_dot_portable(acc, weights, qa)
 }
 
-/// `sum(clamp(acc, 0, qa)^2 * weights)`, for the squared clipped ReLU: each product as
-/// `(v * w) * v`, the first factor in `i32` (at most 32,767 * 32,768 for any `qa`), the
-/// second step and the sum in `i64`, so no weights can overflow it.
+/// `sum(clamp(acc, 0, qa)^2 * weights)`, for the squared clipped ReLU, where every
+/// `qa * weight` fits in `i16` (what the trainer's clipped weights give; see
+/// [`screlu_dot_exact`] for others): each product as `(v * w) * v`, the first factor in `i16`
+/// and the second step into `i32`, the shape of `pmullw` and `pmaddwd`.
 #[inline]
 pub(super) fn screlu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked on the line above).
+        return unsafe { screlu_dot_avx2(acc, weights, qa) };
+    }
+    screlu_dot_portable(acc, weights, qa)
+}
+
+/// [`screlu_dot`] for any weights: `(v * w)` in `i32`, the rest in `i64` (a file whose
+/// weights are too large for the fast kernel is evaluated right, more slowly).
+pub(super) fn screlu_dot_exact(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
     acc.iter()
         .zip(weights)
         .map(|(&v, &w)| {
@@ -52,6 +62,12 @@ pub(super) fn screlu_dot(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
             i64::from(i32::from(v) * i32::from(w)) * i64::from(v)
         })
         .sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn screlu_dot_avx2(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    screlu_dot_portable(acc, weights, qa)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -94,6 +110,27 @@ fn crelu_dot_portable(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
             .iter()
             .zip(w)
             .map(|(&v, &w)| i32::from(v.clamp(0, qa)) * i32::from(w))
+            .sum();
+        total += i64::from(sum);
+    }
+    total
+}
+
+/// As [`crelu_dot_portable`], with `v * w` (wrapping: exact where it fits in `i16`) in place
+/// of `w`: each `i32` product is again at most `qa * 32,768`.
+#[inline(always)]
+fn screlu_dot_portable(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    let largest = i64::from(qa.max(1)) * 32_768;
+    let block = (i64::from(i32::MAX) / largest).clamp(1, 256) as usize;
+    let mut total = 0i64;
+    for (a, w) in acc.chunks(block).zip(weights.chunks(block)) {
+        let sum: i32 = a
+            .iter()
+            .zip(w)
+            .map(|(&v, &w)| {
+                let v = v.clamp(0, qa);
+                i32::from(v.wrapping_mul(w)) * i32::from(v)
+            })
             .sum();
         total += i64::from(sum);
     }
@@ -152,6 +189,22 @@ mod tests {
                     "width {width} qa {qa}"
                 );
                 assert_eq!(crelu_dot_portable(&start, &rows[0], qa), expected);
+                let exact: i64 = start
+                    .iter()
+                    .zip(&rows[0])
+                    .map(|(&v, &w)| i64::from(v.clamp(0, qa)).pow(2) * i64::from(w))
+                    .sum();
+                assert_eq!(screlu_dot_exact(&start, &rows[0], qa), exact);
+                // The fast kernel where `qa * w` fits in i16: weights cut down to that range.
+                let bound = i16::MAX / qa.max(1);
+                let small: Vec<i16> = rows[0].iter().map(|w| w % bound).collect();
+                let exact = screlu_dot_exact(&start, &small, qa);
+                assert_eq!(
+                    screlu_dot(&start, &small, qa),
+                    exact,
+                    "width {width} qa {qa}"
+                );
+                assert_eq!(screlu_dot_portable(&start, &small, qa), exact);
             }
         }
     }
