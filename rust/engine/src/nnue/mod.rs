@@ -874,6 +874,39 @@ mod tests {
         );
     }
 
+    /// The networks kept in `rust/engine/nets/` load, and judge material as a network
+    /// trained on Stockfish's scores must: the start position near level, a queen up far
+    /// ahead from either side's point of view.
+    #[test]
+    fn the_repository_nets_load_and_see_material() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("nnue") {
+                continue;
+            }
+            let net = Network::load(&path).unwrap();
+            let eval = |fen: &str| net.evaluate(&Board::from_fen(fen, false).unwrap());
+            let start = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+            assert!(
+                start.abs() < 100,
+                "{}: start position {start}",
+                path.display()
+            );
+            let queen_up = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+            let white = eval(&format!("{queen_up} w KQkq - 0 1"));
+            let black = eval(&format!("{queen_up} b KQkq - 0 1"));
+            assert!(
+                white > 500 && black < -500,
+                "{}: {white} {black}",
+                path.display()
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "no networks in {}", dir.display());
+    }
+
     #[test]
     fn the_evaluation_is_symmetric_under_colour_flip() {
         let net = random_network(32, 7);
