@@ -616,7 +616,9 @@ class Searcher:
     def set_syzygy(
         self, path: str | os.PathLike[str] | None, probe_depth: int = 1, rule50: bool = True
     ) -> int: ...
-    def set_eval_file(self, path: str | os.PathLike[str] | None) -> int: ...
+    def set_eval_file(
+        self, path: str | os.PathLike[str] | None = None, *, use_nnue: bool = True
+    ) -> int: ...
     def clear(self) -> None: ...
     def search(
         self,
@@ -726,6 +728,7 @@ def read_game_text(handle: Any) -> bytes | None: ...
 # -- Polyglot opening books (rust/python/src/polyglot.rs) ----------------------------------------
 
 POLYGLOT_RANDOM_ARRAY: list[int]
+BUILTIN_NETWORK: str
 
 @final
 class PolyglotBook:

@@ -19,10 +19,12 @@ answered with ``info string ...`` and changes nothing; stdout carries protocol o
 Chess rules stay in the core: positions and moves are read with the :class:`Board` API
 (``UCI_Chess960`` picks the castling notation: king takes rook when on, ``e1g1`` when off).
 
-``EvalFile`` names a network file (the engine's ``PCNN`` format, written by
-``tools/nnue_train.py``) to evaluate with instead of the hand-written evaluation (standard
-chess only); a file that cannot be loaded is answered with ``info string`` and the session
-keeps the hand-written evaluation.
+Standard chess is evaluated by the network built into the engine. ``EvalFile`` names another
+network file (the engine's ``PCNN`` format, written by ``pychess-nnue-train`` or
+``tools/nnue_train.py``); a file that cannot be loaded is answered with ``info string`` and
+the session keeps the built-in network. ``Use NNUE`` off evaluates by hand. The strength
+levels (``UCI_LimitStrength``, ``Skill Level`` below 20) always evaluate by hand: they are
+calibrated on the hand-written evaluation.
 
 ``UCI_Variant`` (a combo, Fairy-Stockfish's names: ``chess``, ``3check``, ``antichess``,
 ``atomic``, ``crazyhouse``, ``giveaway``, ``horde``, ``kingofthehill``, ``racingkings``,
@@ -57,6 +59,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Union
 
 from ._book import EngineBook
 from ._core import (
+    BUILTIN_NETWORK,
     Board,
     EngineOptionError,
     Move,
@@ -147,6 +150,7 @@ _OWN_KEYS = frozenset(
         "syzygy_probe_depth",
         "syzygy_50_move_rule",
         "eval_file",
+        "use_nnue",
         "variant",
     )
 )
@@ -561,6 +565,8 @@ class UciSession:
                 self._board.chess960 = bool(new)
             if option.key in _SYZYGY_KEYS:
                 self._set_syzygy()
+            if option.key == "use_nnue":
+                self._set_eval_file()
             return True
         self._finish_search()
         previous = dict(self._values)
@@ -592,23 +598,28 @@ class UciSession:
             self._say(f"found {found} tablebase files in {path}")
 
     def _set_eval_file(self) -> None:
-        """Hands ``EvalFile`` to the engine (after the search in progress); a file that
-        cannot be read or is not a network is reported and the session evaluates by hand."""
+        """Hands ``EvalFile`` and ``Use NNUE`` to the engine (after the search in progress); a
+        file that cannot be read or is not a network is reported and the session keeps the
+        built-in network."""
         self._finish_search()
         path = str(self._values["eval_file"])
+        use_nnue = bool(self._values["use_nnue"])
         try:
-            hidden = self._searcher.set_eval_file(path or None)
+            hidden = self._searcher.set_eval_file(path or None, use_nnue=use_nnue)
         except ValueError as e:
-            self._searcher.set_eval_file(None)
+            hidden = self._searcher.set_eval_file(None)
             self._values["eval_file"] = ""
             self._say(
-                f"EvalFile {path!r} cannot be loaded ({e}); using the hand-written evaluation"
+                f"EvalFile {path!r} cannot be loaded ({e}); using the built-in network"
+                f" {BUILTIN_NETWORK} (768->{hidden}x2->1)"
             )
             return
-        if path:
+        if not use_nnue:
+            self._say("using the hand-written evaluation")
+        elif path:
             self._say(f"loaded network {path} (768->{hidden}x2->1)")
         else:
-            self._say("using the hand-written evaluation")
+            self._say(f"using the built-in network {BUILTIN_NETWORK} (768->{hidden}x2->1)")
 
     def _open_book(self) -> None:
         """Opens ``BookFile`` (closing the book before); a book that cannot be read is

@@ -1,5 +1,6 @@
 """The engine's network evaluation from Python: ``EvalFile`` in the UCI loop, ``eval_file``
-of the in-process ``Engine``, and refusals of bad files (``rust/engine/src/nnue.rs``)."""
+of the in-process ``Engine``, the built-in network and ``Use NNUE``, and refusals of bad
+files (``rust/engine/src/nnue/mod.rs``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import pychess_rs
+from pychess_rs._core import BUILTIN_NETWORK
 from pychess_rs.engine import Engine, EngineOptionError, Limit
 from pychess_rs.uci import UciSession
 
@@ -95,7 +97,7 @@ def test_uci_bad_eval_file_is_reported_and_play_goes_on(
     lines = session(f"setoption name EvalFile value {path}\nposition startpos\ngo depth 2\n")
     said = [line for line in lines if line.startswith("info string EvalFile")]
     assert len(said) == 1 and reason in said[0], lines
-    assert said[0].endswith("using the hand-written evaluation")
+    assert said[0].endswith(f"using the built-in network {BUILTIN_NETWORK} (768->128x2->1)")
     assert lines[-1].startswith("bestmove ")
 
 
@@ -107,10 +109,39 @@ def test_engine_eval_file(tmp_path: Path) -> None:
         with_net = engine.analyse(board, Limit(depth=4))
         result = engine.play(board, Limit(depth=3))
         assert result.move in board.legal_moves
-    with Engine() as engine:
-        assert engine.eval_file is None
+    with Engine(use_nnue=False) as engine:
+        assert engine.eval_file is None and not engine.use_nnue
         by_hand = engine.analyse(board, Limit(depth=4))
-    assert with_net["score"] != by_hand["score"]
+    with Engine() as engine:
+        assert engine.eval_file is None and engine.use_nnue
+        builtin = engine.analyse(board, Limit(depth=4))
+    assert len({str(info["score"]) for info in (with_net, by_hand, builtin)}) == 3
+
+
+def uci_scores(lines: list[str]) -> list[int]:
+    return [int(m.group(1)) for line in lines if (m := re.search(r" score cp (-?\d+)", line))]
+
+
+def test_uci_builtin_network_is_the_default_and_use_nnue_off_evaluates_by_hand() -> None:
+    go = f"position fen {KIWIPETE}\ngo depth 5\n"
+    default = session(f"uci\n{go}")
+    by_hand = session(f"setoption name Use NNUE value false\n{go}")
+    assert "info string using the hand-written evaluation" in by_hand
+    back = session(f"setoption name Use NNUE value false\nsetoption name Use NNUE value true\n{go}")
+    assert f"info string using the built-in network {BUILTIN_NETWORK} (768->128x2->1)" in back
+    assert uci_scores(default) == uci_scores(back) != uci_scores(by_hand)
+    assert "option name Use NNUE type check default true" in default
+
+
+def test_strength_levels_evaluate_by_hand_whatever_the_network() -> None:
+    """The levels are calibrated on the hand-written evaluation: with one set, turning the
+    network off changes nothing."""
+    board = pychess_rs.Board(KIWIPETE)
+    infos = []
+    for use_nnue in (True, False):
+        with Engine(use_nnue=use_nnue, skill_level=12) as engine:
+            infos.append(engine.analyse(board, Limit(depth=4)))
+    assert infos[0]["score"] == infos[1]["score"] and infos[0]["nodes"] == infos[1]["nodes"]
 
 
 def test_engine_bad_eval_file_raises_a_value_error(tmp_path: Path) -> None:

@@ -158,6 +158,7 @@ def test_handshake_lists_every_option() -> None:
         "SyzygyProbeDepth",
         "Syzygy50MoveRule",
         "EvalFile",
+        "Use NNUE",
         "UCI_Variant",
     ]
     assert "option name Skill Level type spin default 20 min 0 max 20" in lines
@@ -168,6 +169,7 @@ def test_handshake_lists_every_option() -> None:
     assert "option name SyzygyProbeDepth type spin default 1 min 1 max 100" in lines
     assert "option name Syzygy50MoveRule type check default true" in lines
     assert "option name EvalFile type string default <empty>" in lines
+    assert "option name Use NNUE type check default true" in lines
     assert "option name UCI_Chess960 type check default false" in lines
     assert "option name Clear Hash type button" in lines
 

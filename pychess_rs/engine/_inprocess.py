@@ -198,9 +198,12 @@ class Engine:
     losses decided only beyond the fifty-move rule as draws. ``tbhits`` in the infos counts
     the probes.
 
-    ``eval_file`` is a network file (the engine's ``PCNN`` format, written by
-    ``tools/nnue_train.py``) to evaluate with instead of the hand-written evaluation, as the
-    UCI option ``EvalFile``; ``None`` evaluates by hand. Standard chess only.
+    Standard chess is evaluated by the network built into the engine. ``eval_file`` is
+    another network file (the engine's ``PCNN`` format, written by ``pychess-nnue-train`` or
+    ``tools/nnue_train.py``), as the UCI option ``EvalFile``; ``None`` keeps the built-in
+    one. ``use_nnue=False`` evaluates by hand (UCI ``Use NNUE``). The strength levels
+    (``limit_elo``, ``skill_level`` below 20) always evaluate by hand: they are calibrated on
+    the hand-written evaluation.
 
     One search runs at a time; :meth:`stop` and :meth:`ponderhit` may be called from other
     threads.
@@ -219,11 +222,13 @@ class Engine:
         syzygy_probe_depth: int = 1,
         syzygy_50_move_rule: bool = True,
         eval_file: str | os.PathLike[str] | None = None,
+        use_nnue: bool = True,
         **options: OptionValue,
     ) -> None:
         self._searcher = Searcher(**options)
         self._eval_file = os.fspath(eval_file) if eval_file is not None else None
-        self._searcher.set_eval_file(self._eval_file)
+        self._use_nnue = bool(use_nnue)
+        self._searcher.set_eval_file(self._eval_file, use_nnue=self._use_nnue)
         self._book_seed = _check_seed(book_seed)
         self._syzygy = os.fspath(syzygy) if syzygy is not None else None
         self._searcher.set_syzygy(self._syzygy, syzygy_probe_depth, syzygy_50_move_rule)
@@ -249,8 +254,13 @@ class Engine:
 
     @property
     def eval_file(self) -> str | None:
-        """The network file the engine evaluates with, or ``None`` (hand-written)."""
+        """The network file the engine evaluates with, or ``None`` (the built-in one)."""
         return self._eval_file
+
+    @property
+    def use_nnue(self) -> bool:
+        """Whether standard chess is evaluated by a network (else by hand)."""
+        return self._use_nnue
 
     @property
     def book_seed(self) -> int:

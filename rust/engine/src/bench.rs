@@ -187,12 +187,13 @@ pub fn check_bench_depth(depth: i64) -> Result<u32, BenchDepthError> {
 }
 
 /// Searches every [`BENCH_FENS`] position to `depth` plies with a fresh single-threaded
-/// engine (table cleared between positions), so the node count is the same on every run.
+/// engine (table cleared between positions), so the node count is the same on every run:
+/// the signature, with the default evaluation (the built-in network).
 pub fn bench(depth: u32) -> BenchResult {
-    bench_with_network(depth, None)
+    bench_with_network(depth, Some(crate::nnue::Network::builtin()))
 }
 
-/// [`bench`] evaluating with `network` (`None`: the hand-written evaluation, the signature).
+/// [`bench`] evaluating with `network` (`None`: the hand-written evaluation).
 pub fn bench_with_network(
     depth: u32,
     network: Option<std::sync::Arc<crate::nnue::Network>>,

@@ -30,7 +30,8 @@ pub struct Engine {
     history: Option<Box<History>>,
     /// Endgame tablebases (UCI `SyzygyPath`), if any.
     syzygy: Option<Syzygy>,
-    /// The evaluation network (UCI `EvalFile`); `None`: the hand-written evaluation.
+    /// The evaluation network of full-strength standard chess (the built-in one, or UCI
+    /// `EvalFile`'s); `None`: the hand-written evaluation (UCI `Use NNUE` off).
     network: Option<Arc<Network>>,
 }
 
@@ -41,7 +42,8 @@ pub(crate) struct Outcome {
 }
 
 impl Engine {
-    /// An engine with these options (allocates the hash table).
+    /// An engine with these options (allocates the hash table), evaluating with the
+    /// built-in network ([`Network::builtin`]).
     pub fn new(options: EngineOptions) -> Engine {
         let tt = TranspositionTable::new(options.hash_mb);
         Engine {
@@ -49,7 +51,7 @@ impl Engine {
             tt,
             history: None,
             syzygy: None,
-            network: None,
+            network: Some(Network::builtin()),
         }
     }
 
@@ -59,7 +61,9 @@ impl Engine {
     }
 
     /// Evaluates with this network (`None`: with the hand-written evaluation). Clears the
-    /// transposition table, whose stored evaluations came from the other evaluation.
+    /// transposition table, whose stored evaluations came from the other evaluation. The
+    /// strength levels (`UCI_LimitStrength`, `Skill Level` below 20) evaluate by hand
+    /// whatever is set here: they are calibrated on the hand-written evaluation.
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
         self.network = network;
         self.clear();
@@ -80,12 +84,24 @@ impl Engine {
         &self.options
     }
 
-    /// Changes options (resizing the table if `hash_mb` changed; clears it then).
+    /// Changes options (resizing the table if `hash_mb` changed; clears it then, and when
+    /// a strength level starts or ends, since the evaluation changes with it).
     pub fn set_options(&mut self, options: EngineOptions) {
         if options.hash_mb != self.options.hash_mb {
             self.tt = TranspositionTable::new(options.hash_mb);
+        } else if self.limits_strength() != Engine::skill_of(&options).is_some() {
+            self.clear();
         }
         self.options = options;
+    }
+
+    fn skill_of(options: &EngineOptions) -> Option<Skill> {
+        Skill::from_options(options.limit_elo, options.skill_level)
+    }
+
+    /// Whether a strength level is set: the search then evaluates by hand.
+    pub fn limits_strength(&self) -> bool {
+        Engine::skill_of(&self.options).is_some()
     }
 
     /// The transposition table (the variant search shares it).
@@ -205,7 +221,7 @@ impl Engine {
             }
         }
 
-        let skill = Skill::from_options(self.options.limit_elo, self.options.skill_level);
+        let skill = Engine::skill_of(&self.options);
         let reported_lines = self.options.multipv.clamp(1, root_moves.len());
         let searched_lines = if skill.is_some() {
             reported_lines.max(SKILL_MULTIPV).min(root_moves.len())
@@ -247,7 +263,8 @@ impl Engine {
             stop: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             syzygy: self.syzygy.as_ref(),
-            network: self.network.as_deref(),
+            // The levels were calibrated on the hand-written evaluation.
+            network: self.network.as_deref().filter(|_| skill.is_none()),
             tb_hits: AtomicU64::new(0),
         };
 

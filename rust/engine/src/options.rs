@@ -375,17 +375,26 @@ pub const SYZYGY_50_MOVE_RULE: UciOption = UciOption::Check {
     default: true,
 };
 
-/// `EvalFile`: a network file (`crate::nnue`, format `PCNN` version 1) the engine evaluates
-/// with instead of its hand-written evaluation; empty evaluates by hand (the Python
-/// `Engine`'s `eval_file`). Standard chess only: the variants keep their own evaluation.
+/// `EvalFile`: a network file (`crate::nnue`, format `PCNN`) the engine evaluates with
+/// instead of its built-in network; empty keeps the built-in one (the Python `Engine`'s
+/// `eval_file`). Standard chess only: the variants keep their own evaluation.
 pub const EVAL_FILE: UciOption = UciOption::Text {
     name: "EvalFile",
     key: "eval_file",
     default: "",
 };
 
+/// `Use NNUE`: evaluate with a network (`EvalFile`'s, or the built-in one); off, with the
+/// hand-written evaluation (the Python `Engine`'s `use_nnue`). The strength levels evaluate
+/// by hand either way: they are calibrated on it.
+pub const USE_NNUE: UciOption = UciOption::Check {
+    name: "Use NNUE",
+    key: "use_nnue",
+    default: true,
+};
+
 /// The options the UCI loop offers, in the order `uci` lists them.
-pub const UCI_OPTIONS: [UciOption; 17] = [
+pub const UCI_OPTIONS: [UciOption; 18] = [
     UciOption::Spin(HASH_MB),
     UciOption::Spin(THREADS),
     UciOption::Spin(MULTIPV),
@@ -418,6 +427,7 @@ pub const UCI_OPTIONS: [UciOption; 17] = [
     SYZYGY_PROBE_DEPTH,
     SYZYGY_50_MOVE_RULE,
     EVAL_FILE,
+    USE_NNUE,
 ];
 
 impl UciOption {
@@ -574,7 +584,8 @@ mod tests {
                 "SyzygyPath",
                 "SyzygyProbeDepth",
                 "Syzygy50MoveRule",
-                "EvalFile"
+                "EvalFile",
+                "Use NNUE"
             ]
         );
         let Some(UciOption::Spin(skill)) = find_uci_option("SKILL level") else {
@@ -590,6 +601,7 @@ mod tests {
         assert_eq!(find_uci_option("ponder").unwrap().key(), "ponder");
         assert_eq!(find_uci_option("evalfile"), Some(&EVAL_FILE));
         assert_eq!(EVAL_FILE.key(), "eval_file");
+        assert_eq!(find_uci_option("use nnue"), Some(&USE_NNUE));
         assert!(find_uci_option("Nonsense").is_none());
         assert_eq!(LIMIT_ELO.uci_default(), LIMIT_ELO.min);
     }

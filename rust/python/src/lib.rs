@@ -51,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::SearchResult>()?;
     m.add_function(wrap_pyfunction!(search::engine_option_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(search::uci_options, m)?)?;
+    m.add("BUILTIN_NETWORK", pychess_engine::nnue::BUILTIN_NAME)?;
     m.add_function(wrap_pyfunction!(search::check_uci_option, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(search::variant_position, m)?)?;

@@ -1,8 +1,8 @@
 //! A neural network evaluation (NNUE): a perspective network `768 -> N x 2 -> 1` with
 //! clipped-ReLU or squared clipped-ReLU activation and 16-bit integer weights, loaded from a
-//! file (`EvalFile`).
-//! The hand-written evaluation (`crate::eval`) stays the default; the search uses a
-//! network only when one is loaded.
+//! file (`EvalFile`) or built into the engine ([`Network::builtin`], the default evaluation
+//! of standard chess). The hand-written evaluation (`crate::eval`) stays for the variants,
+//! for the strength levels (calibrated on it) and for anyone who turns the network off.
 //!
 //! # The network
 //!
@@ -78,6 +78,12 @@ mod simd;
 use pychess_core::{Bitboard, Board, Color, Role};
 use std::fmt;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The network the engine evaluates with unless told otherwise: `rust/engine/nets/`'s
+/// best, chosen by match (`rust/engine/TUNING.md`), compiled into the binary.
+pub const BUILTIN_NAME: &str = "e128";
+const BUILTIN_BYTES: &[u8] = include_bytes!("../../nets/e128.nnue");
 
 /// Inputs per perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -349,6 +355,31 @@ impl Network {
             output_bias,
         }
         .checked())
+    }
+
+    /// The built-in network ([`BUILTIN_NAME`]), parsed once and shared.
+    ///
+    /// ```
+    /// use pychess_core::Board;
+    /// use pychess_engine::nnue::Network;
+    ///
+    /// let net = Network::builtin();
+    /// assert_eq!(net.hidden(), 128);
+    /// assert!(std::sync::Arc::ptr_eq(&net, &Network::builtin()));
+    /// // Black to move a queen up.
+    /// let up = Board::from_fen("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", false).unwrap();
+    /// assert!(net.evaluate(&up) > 500);
+    /// ```
+    pub fn builtin() -> Arc<Network> {
+        static BUILTIN: OnceLock<Arc<Network>> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // Checked by `the_builtin_network_is_the_named_file` before it ships.
+                let net =
+                    Network::from_bytes(BUILTIN_BYTES).expect("the built-in network is valid");
+                Arc::new(net)
+            })
+            .clone()
     }
 
     /// Reads a network file.
@@ -905,6 +936,15 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 0, "no networks in {}", dir.display());
+    }
+
+    /// The bytes compiled in are `nets/<BUILTIN_NAME>.nnue` (which the test above loads).
+    #[test]
+    fn the_builtin_network_is_the_named_file() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("nets")
+            .join(format!("{BUILTIN_NAME}.nnue"));
+        assert_eq!(*Network::builtin(), Network::load(path).unwrap());
     }
 
     #[test]

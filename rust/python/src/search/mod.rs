@@ -201,17 +201,25 @@ impl Searcher {
     }
 
     /// Evaluates with the network in the file ``path`` (the engine's ``PCNN`` format, see
-    /// ``rust/engine/src/nnue.rs``); ``None`` or ``""`` goes back to the hand-written
-    /// evaluation. Returns the network's hidden width (0 without one). Clears the hash
-    /// table. Waits for a running search to finish. Standard chess only.
+    /// ``rust/engine/src/nnue/mod.rs``); ``None`` or ``""``: with the built-in network.
+    /// ``use_nnue=False`` evaluates by hand instead (``path`` is then not read). Returns the
+    /// network's hidden width (0 when evaluating by hand). Clears the hash table. Waits for
+    /// a running search to finish. Standard chess at full strength only: the variants and
+    /// the strength levels evaluate by hand.
     ///
     /// :raises: :exc:`EngineOptionError` for a file that cannot be read or is not a
     ///     network (the evaluation stays as it was).
-    #[pyo3(signature = (path))]
-    fn set_eval_file(&self, py: Python<'_>, path: Option<PathBuf>) -> PyResult<usize> {
+    #[pyo3(signature = (path = None, *, use_nnue = true))]
+    fn set_eval_file(
+        &self,
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        use_nnue: bool,
+    ) -> PyResult<usize> {
         let path = path.filter(|p| !p.as_os_str().is_empty());
         let network = match path {
-            None => None,
+            _ if !use_nnue => None,
+            None => Some(Network::builtin()),
             Some(path) => Some(Arc::new(py.detach(|| Network::load(&path)).map_err(
                 |e| crate::errors::EngineOptionError::new_err(format!("eval_file: {e}")),
             )?)),
