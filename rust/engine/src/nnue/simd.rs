@@ -102,24 +102,27 @@ fn apply_portable(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
 /// 255: each at most 255 * 32,768), the blocks in `i64`.
 #[inline(always)]
 fn crelu_dot_portable(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
-    let largest = i64::from(qa.max(1)) * 32_768;
-    let block = (i64::from(i32::MAX) / largest).clamp(1, 256) as usize;
-    let mut total = 0i64;
-    for (a, w) in acc.chunks(block).zip(weights.chunks(block)) {
-        let sum: i32 = a
-            .iter()
-            .zip(w)
-            .map(|(&v, &w)| i32::from(v.clamp(0, qa)) * i32::from(w))
-            .sum();
-        total += i64::from(sum);
-    }
-    total
+    blocked_dot(acc, weights, qa, |v, w| i32::from(v) * i32::from(w))
 }
 
 /// As [`crelu_dot_portable`], with `v * w` (wrapping: exact where it fits in `i16`) in place
 /// of `w`: each `i32` product is again at most `qa * 32,768`.
 #[inline(always)]
 fn screlu_dot_portable(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
+    blocked_dot(acc, weights, qa, |v, w| {
+        i32::from(v.wrapping_mul(w)) * i32::from(v)
+    })
+}
+
+/// The sum of `product(acc clamped to 0..=qa, weight)` over the rows, in `i32` blocks whose
+/// sum cannot overflow given that each product is at most `qa * 32,768` in size.
+#[inline(always)]
+fn blocked_dot(
+    acc: &[i16],
+    weights: &[i16],
+    qa: i16,
+    product: impl Fn(i16, i16) -> i32 + Copy,
+) -> i64 {
     let largest = i64::from(qa.max(1)) * 32_768;
     let block = (i64::from(i32::MAX) / largest).clamp(1, 256) as usize;
     let mut total = 0i64;
@@ -127,10 +130,7 @@ fn screlu_dot_portable(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
         let sum: i32 = a
             .iter()
             .zip(w)
-            .map(|(&v, &w)| {
-                let v = v.clamp(0, qa);
-                i32::from(v.wrapping_mul(w)) * i32::from(v)
-            })
+            .map(|(&v, &w)| product(v.clamp(0, qa), w))
             .sum();
         total += i64::from(sum);
     }
