@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import pychess_rs
-from pychess_rs._core import BUILTIN_NETWORK
+from pychess_rs._core import BUILTIN_NETWORK, engine_option_ranges
 from pychess_rs.engine import Engine, EngineOptionError, Limit
 from pychess_rs.uci import UciSession
 
@@ -133,13 +133,16 @@ def test_uci_builtin_network_is_the_default_and_use_nnue_off_evaluates_by_hand()
     assert "option name Use NNUE type check default true" in default
 
 
-def test_strength_levels_evaluate_by_hand_whatever_the_network() -> None:
+@pytest.mark.parametrize("level", ["skill_level", "limit_elo"])
+def test_strength_levels_evaluate_by_hand_whatever_the_network(level: str) -> None:
     """The levels are calibrated on the hand-written evaluation: with one set, turning the
-    network off changes nothing."""
+    network off changes nothing. The top ``UCI_Elo`` is full strength, by hand (the rating
+    was measured so)."""
+    value = {"skill_level": 12, "limit_elo": engine_option_ranges()["limit_elo"][1]}[level]
     board = pychess_rs.Board(KIWIPETE)
     infos = []
     for use_nnue in (True, False):
-        with Engine(use_nnue=use_nnue, skill_level=12) as engine:
+        with Engine(use_nnue=use_nnue, **{level: value}) as engine:
             infos.append(engine.analyse(board, Limit(depth=4)))
     assert infos[0]["score"] == infos[1]["score"] and infos[0]["nodes"] == infos[1]["nodes"]
 

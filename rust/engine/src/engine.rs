@@ -89,7 +89,7 @@ impl Engine {
     pub fn set_options(&mut self, options: EngineOptions) {
         if options.hash_mb != self.options.hash_mb {
             self.tt = TranspositionTable::new(options.hash_mb);
-        } else if self.limits_strength() != Engine::skill_of(&options).is_some() {
+        } else if self.limits_strength() != Engine::strength_limited(&options) {
             self.clear();
         }
         self.options = options;
@@ -99,9 +99,16 @@ impl Engine {
         Skill::from_options(options.limit_elo, options.skill_level)
     }
 
-    /// Whether a strength level is set: the search then evaluates by hand.
+    /// `UCI_LimitStrength` (even at the top `UCI_Elo`, which is the hand-written
+    /// evaluation's full-strength rating) or a `Skill Level` below 20.
+    fn strength_limited(options: &EngineOptions) -> bool {
+        options.limit_elo.is_some() || Engine::skill_of(options).is_some()
+    }
+
+    /// Whether a strength level is set: the search then evaluates by hand, the evaluation
+    /// the levels' ratings were measured with.
     pub fn limits_strength(&self) -> bool {
-        Engine::skill_of(&self.options).is_some()
+        Engine::strength_limited(&self.options)
     }
 
     /// The transposition table (the variant search shares it).
@@ -264,7 +271,7 @@ impl Engine {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             syzygy: self.syzygy.as_ref(),
             // The levels were calibrated on the hand-written evaluation.
-            network: self.network.as_deref().filter(|_| skill.is_none()),
+            network: self.network.as_deref().filter(|_| !self.limits_strength()),
             tb_hits: AtomicU64::new(0),
         };
 

@@ -542,6 +542,20 @@ fn strength_levels_evaluate_by_hand() {
         fingerprint(&mut with_network, &kiwipete),
         fingerprint(&mut by_hand, &kiwipete)
     );
+    // `UCI_LimitStrength` at the top `UCI_Elo` searches at full strength, by hand: that
+    // rating was measured on the hand-written evaluation.
+    let top_elo = EngineOptions {
+        limit_elo: Some(pychess_engine::skill::MAX_ELO),
+        ..EngineOptions::default()
+    };
+    let mut at_the_top = Engine::new(top_elo);
+    assert!(at_the_top.limits_strength());
+    let mut full_by_hand = engine();
+    full_by_hand.set_network(None);
+    assert_eq!(
+        fingerprint(&mut at_the_top, &kiwipete),
+        fingerprint(&mut full_by_hand, &kiwipete)
+    );
     // Back at full strength the network evaluates again (and the table, filled by the
     // other evaluation, is cleared).
     with_network.set_options(EngineOptions::default());
