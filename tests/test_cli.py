@@ -46,14 +46,19 @@ def test_fuzz_without_python_chess_says_to_install_the_extra(
 
 def test_the_command_line_does_not_import_python_chess() -> None:
     """python-chess is the fuzzer's oracle only: the parser (every subcommand's options, the
-    fuzzer's included) and ``pychess-rs fuzz --help`` load without it."""
+    fuzzer's included), every module of the fuzzer (each imports python-chess inside the
+    functions that use it) and ``pychess-rs fuzz --help`` load without it."""
     code = (
-        "import sys\n"
+        "import importlib, pkgutil, sys\n"
         "sys.modules['chess'] = None\n"
         "from pychess_rs import cli\n"
         "cli.build_parser()\n"
         "import pychess_rs.fuzz\n"
         "assert pychess_rs.fuzz.SOURCES\n"
+        "names = [m.name for m in pkgutil.iter_modules(pychess_rs.fuzz.__path__)]\n"
+        "assert {'campaign', 'checks', 'contract', 'sources', 'variants'} <= set(names), names\n"
+        "for name in names:\n"
+        "    importlib.import_module('pychess_rs.fuzz.' + name)\n"
         "try:\n"
         "    cli.main(['fuzz', '--help'])\n"
         "except SystemExit as exit:\n"

@@ -138,7 +138,7 @@ class _InvalidFenError(ValueError):
     pass
 
 
-class _Posing(contract.OracleBoard):
+class _Posing(contract.oracle_board_class()):
     """python-chess as the contract corrects it, with pychess_rs's constructor error and
     ``zobrist_hash()``."""
 
@@ -264,7 +264,7 @@ def _edited(board: chess.Board, moves: str, *steps: str) -> chess.Board:
 def test_python_chess_castles_without_its_rook_and_the_oracle_does_not() -> None:
     step = edits.castling_rights_step(chess.BB_H1 | chess.BB_A8 | chess.BB_H8)
     plain = _edited(chess.Board(), _ROOK_GONE, step)
-    oracle = _edited(contract.OracleBoard(), _ROOK_GONE, step)
+    oracle = _edited(contract.oracle_board_class()(), _ROOK_GONE, step)
     assert plain.fen() == oracle.fen() and plain.castling_rights == oracle.castling_rights
     castle = chess.Move.from_uci("e1g1")
     # python-chess lists e1g1 for the empty h1, and its push walks the king to h1.
@@ -281,7 +281,7 @@ def test_python_chess_castles_without_its_rook_and_the_oracle_does_not() -> None
     with pytest.raises(chess.IllegalMoveError):
         oracle.parse_san("O-O")
     # A castling right whose rook is there is kept, with or without a move stack.
-    home = _edited(contract.OracleBoard(), "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", step)
+    home = _edited(contract.oracle_board_class()(), "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", step)
     assert home.parse_san("O-O") == castle and contract.rookless_castling_moves(home) == []
 
 
@@ -292,7 +292,7 @@ def test_a_rights_square_with_another_piece_is_not_a_rook_square() -> None:
     board = "rnbqk1nr/pppp1ppp/8/2b1p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     step = edits.castling_rights_step(chess.BB_G8 | chess.BB_H8)
     plain = _edited(chess.Board(board), "b1c3", step)
-    oracle = _edited(contract.OracleBoard(board), "b1c3", step)
+    oracle = _edited(contract.oracle_board_class()(board), "b1c3", step)
     castle = chess.Move.from_uci("e8g8")
     assert castle in plain.legal_moves
     assert contract.rookless_castling_moves(plain) == [castle]
@@ -307,13 +307,13 @@ def test_the_oracle_keeps_a_hand_edit_through_its_repetition_queries() -> None:
     """python-chess's repetition queries pop and push the moves again, which forgets rights
     written after the last move; the oracle's answer is python-chess's, its board unchanged."""
     step = edits.castling_rights_step(chess.BB_A1 | chess.BB_H8)
-    for board_class, kept in ((chess.Board, False), (contract.OracleBoard, True)):
+    for board_class, kept in ((chess.Board, False), (contract.oracle_board_class(), True)):
         board = _edited(board_class(), "g1f3 g8f6 f3g1 f6g8 g1f3", step)
         assert not board.can_claim_threefold_repetition()
         assert not board.is_fivefold_repetition()
         assert (board.castling_rights == chess.BB_A1 | chess.BB_H8) is kept
     # On an unedited board the answers are python-chess's own.
-    for board_class in (chess.Board, contract.OracleBoard):
+    for board_class in (chess.Board, contract.oracle_board_class()):
         board = _edited(board_class(), "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1")
         assert board.can_claim_threefold_repetition() and not board.is_repetition(3)
         board.push_uci("f6g8")
@@ -343,5 +343,5 @@ def test_edit_steps_replay_on_both_libraries() -> None:
     with pytest.raises(ValueError):
         edits.apply_edit(board, "turn=1")
     pb, rb = fuzz.replay(_posing(_Posing), chess.STARTING_FEN, False, ["e2e4", *steps[:2]])
-    assert isinstance(pb, contract.OracleBoard)
+    assert isinstance(pb, contract.oracle_board_class())
     assert (pb.castling_rights, pb.ep_square) == (rb.castling_rights, rb.ep_square)

@@ -4,8 +4,9 @@ python-chess (``chess`` 1.11.2, the ``fuzz`` extra: ``pip install 'pychess-rs[fu
 oracle. The fuzzer knows no chess rule of its own: it asks python-chess which moves are legal,
 what their SAN is, whether the game is over, and so on, asks pychess_rs the same questions, and
 reports every disagreement. This package is the only part of pychess_rs that imports
-python-chess, and only when one of its modules (other than ``cli``) is loaded: importing
-``pychess_rs.fuzz`` itself does not need it, and the names below load their module on first use.
+python-chess, and only inside the functions that ask it (``import chess`` at the top of each;
+the module level has it for type checkers alone): importing ``pychess_rs.fuzz`` or any of its
+modules does not need it, and the names below load their module on first use.
 
 The modules, in the order they build on each other:
 

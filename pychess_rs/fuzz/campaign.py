@@ -14,9 +14,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from random import Random
-from typing import IO, Any, Callable
-
-import chess
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 from .._progress import Progress
 from . import SOURCES
@@ -24,9 +22,9 @@ from .checks import Diff, Raised, ask, ask_method, check_position, show
 from .contract import (
     ACCEPTANCE,
     ACCEPTANCE_ERROR,
-    OracleBoard,
     fen_error_problem,
     oracle_board,
+    oracle_board_class,
     outside_contract,
     tolerated_rejection,
 )
@@ -41,6 +39,9 @@ from .sources import (
     random_invalid_fen,
     random_placement_fen,
 )
+
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs: see the package docstring
+    import chess
 
 # Per source, how many items ``--games N`` allows: games, placements, mutated FENs.
 ITEMS_PER_GAME = {
@@ -258,32 +259,35 @@ class Campaign:
     # -- sources ------------------------------------------------------------------------------
 
     def _run_startpos(self, index: int) -> None:
+        import chess
+
         rng = self._rng("startpos", index)
         ctx = Context("startpos", chess.STARTING_FEN, False, [], index)
         rb = ask(lambda: self.rs.Board())
         if isinstance(rb, Raised):
             self._report(ctx, Diff("Board()", rb, chess.STARTING_FEN))
             return
-        self._play(ctx, OracleBoard(), rb, rng, MAX_PLIES["startpos"], None)
+        self._play(ctx, oracle_board_class()(), rb, rng, MAX_PLIES["startpos"], None)
 
     def _run_chess960(self, index: int) -> None:
         rng = self._rng("chess960", index)
         scharnagl = rng.randrange(960)
-        pb = OracleBoard.from_chess960_pos(scharnagl)
+        pb = oracle_board_class().from_chess960_pos(scharnagl)
         ctx = Context("chess960", pb.fen(), True, [], index, f"Chess960 position {scharnagl}")
         rb = self._construct(ctx)
         if rb is not None:
             self._play(ctx, pb, rb, rng, MAX_PLIES["chess960"], None)
 
     def _run_rare(self, index: int) -> None:
+
         rng = self._rng("rare", index)
         plan = RARE_PLANS[index % len(RARE_PLANS)]
         if self.config.chess960 or rng.random() < 0.2:
             scharnagl = rng.randrange(960)
-            pb = OracleBoard.from_chess960_pos(scharnagl)
+            pb = oracle_board_class().from_chess960_pos(scharnagl)
             ctx = Context("rare", pb.fen(), True, [], index, f"{plan}, Chess960 #{scharnagl}")
         else:
-            pb = OracleBoard()
+            pb = oracle_board_class()()
             ctx = Context("rare", pb.fen(), False, [], index, plan)
         rb = self._construct(ctx)
         if rb is None:
@@ -308,6 +312,8 @@ class Campaign:
             self._play(ctx, pb, rb, rng, rng.randint(0, self.config.placement_plies), None)
 
     def _run_mutated(self, index: int) -> None:
+        import chess
+
         rng = self._rng("mutated", index)
         chess960 = self.config.chess960 or rng.random() < 0.25
         base = rng.random()
@@ -355,13 +361,14 @@ class Campaign:
             self._play(ctx, pb, rb, rng, plies, None, odd_moves=True)
 
     def _run_edited(self, index: int) -> None:
+
         rng = self._rng("edited", index)
         if self.config.chess960 or rng.random() < 0.25:
             scharnagl = rng.randrange(960)
-            pb = OracleBoard.from_chess960_pos(scharnagl)
+            pb = oracle_board_class().from_chess960_pos(scharnagl)
             ctx = Context("edited", pb.fen(), True, [], index, f"Chess960 #{scharnagl}")
         else:
-            pb = OracleBoard()
+            pb = oracle_board_class()()
             ctx = Context("edited", pb.fen(), False, [], index)
         rb = self._construct(ctx)
         if rb is not None:
@@ -475,6 +482,8 @@ class Campaign:
         pseudo_pairs: dict[str, tuple[chess.Move, Any]],
     ) -> bool:
         """Maybe push a pseudo-legal (not legal) move or a null move on both boards."""
+        import chess
+
         roll = rng.random()
         if roll < self.config.null_rate:
             pair: tuple[chess.Move, Any] | None = (

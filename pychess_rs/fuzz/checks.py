@@ -22,18 +22,21 @@ raises (an :class:`OracleRaised` answer), pychess_rs must raise too.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
-
-import chess
-import chess.polyglot
+from typing import TYPE_CHECKING, Any, Callable
 
 from .contract import ROOKLESS_CASTLING, rookless_castling_moves
 
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs: see the package docstring
+    import chess
+    import chess.polyglot
+
 #: The corner squares: a rook captured there takes a castling right with it.
-CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+CORNERS = (0, 7, 56, 63)  # a1, h1, a8, h8 in python-chess's numbering (a1 = 0, h8 = 63)
 
 
 def polyglot_hash(board: chess.Board) -> int:
+    import chess.polyglot
+
     return chess.polyglot.zobrist_hash(board)
 
 
@@ -172,6 +175,8 @@ def check_position(pb: chess.Board, rb: Any, odd_pushes: int | None = None) -> P
 
     *odd_pushes* caps how many pseudo-legal moves that are not legal are pushed and popped
     (spread over the list; None: all of them). The null move is always pushed."""
+    import chess
+
     diffs: list[Diff] = []
     events: set[str] = set()
 

@@ -24,7 +24,7 @@ side, another piece of its own. Pushing one corrupts the board: the king walks t
 capturing what stands there, or the piece there turns into a rook, or (``e8g8`` generated for a
 knight on g8 is pushed as castling with the h8 rook) the knight vanishes. pychess_rs neither
 lists nor pushes such a move: python-chess's castling moves whose rook square (the rights square
-they are generated for) holds no own rook are not expected from us. :class:`OracleBoard` is
+they are generated for) holds no own rook are not expected from us. :func:`oracle_board_class` is
 python-chess without them (:func:`rookless_castling_moves` lists them), and it is the fuzzer's
 oracle: every answer python-chess derives from its move generator (the legal and pseudo-legal
 moves and their counts, stalemate, ``parse_san("O-O")``, the draw claims that try each move) is
@@ -36,7 +36,7 @@ A related habit of python-chess is not a difference but a side effect the oracle
 ``is_repetition()`` and ``can_claim_threefold_repetition()`` (and so ``is_fivefold_repetition()``,
 ``can_claim_draw()``, ``outcome()``) pop moves and push them again, which rebuilds the position
 from the stack and so forgets castling rights or an en-passant square written after the last
-move. pychess_rs's queries change nothing; :class:`OracleBoard` puts the position back as it was
+move. pychess_rs's queries change nothing; ``OracleBoard`` puts the position back as it was
 when the replay has pushed its last move, so python-chess answers about the board it was asked
 about (on a board without such an edit the replay changes nothing anyway).
 
@@ -47,10 +47,12 @@ it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import chess
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs: see the package docstring
+    import chess
 
 #: Move counters above this may be rejected by pychess_rs although python-chess accepts them.
 COUNTER_LIMIT = 2**31 - 1
@@ -64,7 +66,7 @@ ACCEPTANCE_ERROR = "fen_error_type"
 def oracle_board(fen: str, chess960: bool) -> tuple[chess.Board | None, str]:
     """python-chess's verdict under the acceptance contract: ``(board, "")`` or ``(None, why)``."""
     try:
-        return OracleBoard(fen, chess960=chess960), ""
+        return oracle_board_class()(fen, chess960=chess960), ""
     except ValueError as exc:
         return None, f"parse error: {exc}"
     except Exception as exc:  # python-chess should only raise ValueError; keep the fuzzer alive
@@ -121,6 +123,8 @@ def rookless_castling_moves(board: chess.Board) -> list[chess.Move]:
     """The castling moves python-chess generates on *board* for castling-rights squares that hold
     no rook of the side to move (``generate_castling_moves`` takes the rights square, its
     candidate rook square, through ``to_mask``); pychess_rs must not make them."""
+    import chess
+
     own_rooks = board.rooks & board.occupied_co[board.turn]
     moves: list[chess.Move] = []
     for square in chess.scan_reversed(board.clean_castling_rights() & ~own_rooks):
@@ -128,44 +132,50 @@ def rookless_castling_moves(board: chess.Board) -> list[chess.Move]:
     return moves
 
 
-class OracleBoard(chess.Board):
-    """python-chess under the contract: its castling moves without their rook are left out, and
-    its repetition queries leave a hand edit in place.
+@functools.cache
+def oracle_board_class() -> type[chess.Board]:
+    """``OracleBoard``: python-chess under the contract, its castling moves without their rook
+    left out and its repetition queries leaving a hand edit in place (built on first use, so that
+    loading this module does not load python-chess).
 
     Everything python-chess derives from ``generate_castling_moves`` (legal and pseudo-legal
     moves, counts, stalemate, SAN parsing, draw claims) follows; nothing else changes. Copies,
     ``from_chess960_pos`` and ``mirror`` keep the class.
     """
+    import chess
 
-    #: While a repetition query replays the stack: its depth and the state to come back to.
-    _replay: tuple[int, Any] | None = None
+    class OracleBoard(chess.Board):
+        #: While a repetition query replays the stack: its depth and the state to come back to.
+        _replay: tuple[int, Any] | None = None
 
-    def push(self, move: chess.Move) -> None:
-        super().push(move)
-        if self._replay is not None and len(self.move_stack) == self._replay[0]:
-            self._replay[1].restore(self)  # the last move of the replay is back on the board
+        def push(self, move: chess.Move) -> None:
+            super().push(move)
+            if self._replay is not None and len(self.move_stack) == self._replay[0]:
+                self._replay[1].restore(self)  # the last move of the replay is back on the board
 
-    def _keeping_state(self, query: Callable[[], bool]) -> bool:
-        if self._replay is not None:
-            return query()
-        self._replay = (len(self.move_stack), chess._BoardState(self))
-        try:
-            return query()
-        finally:
-            self._replay = None
+        def _keeping_state(self, query: Callable[[], bool]) -> bool:
+            if self._replay is not None:
+                return query()
+            self._replay = (len(self.move_stack), chess._BoardState(self))
+            try:
+                return query()
+            finally:
+                self._replay = None
 
-    def is_repetition(self, count: int = 3) -> bool:
-        return self._keeping_state(lambda: super(OracleBoard, self).is_repetition(count))
+        def is_repetition(self, count: int = 3) -> bool:
+            return self._keeping_state(lambda: super(OracleBoard, self).is_repetition(count))
 
-    def can_claim_threefold_repetition(self) -> bool:
-        return self._keeping_state(
-            lambda: super(OracleBoard, self).can_claim_threefold_repetition()
-        )
+        def can_claim_threefold_repetition(self) -> bool:
+            return self._keeping_state(
+                lambda: super(OracleBoard, self).can_claim_threefold_repetition()
+            )
 
-    def generate_castling_moves(
-        self, from_mask: chess.Bitboard = chess.BB_ALL, to_mask: chess.Bitboard = chess.BB_ALL
-    ) -> Iterator[chess.Move]:
-        # python-chess reads to_mask as the rook squares to castle with (the rights squares it
-        # tries): only those holding a rook of the side to move are left.
-        own_rooks = self.rooks & self.occupied_co[self.turn]
-        return super().generate_castling_moves(from_mask, to_mask & own_rooks)
+        def generate_castling_moves(
+            self, from_mask: chess.Bitboard = chess.BB_ALL, to_mask: chess.Bitboard = chess.BB_ALL
+        ) -> Iterator[chess.Move]:
+            # python-chess reads to_mask as the rook squares to castle with (the rights squares
+            # it tries): only those holding a rook of the side to move are left.
+            own_rooks = self.rooks & self.occupied_co[self.turn]
+            return super().generate_castling_moves(from_mask, to_mask & own_rooks)
+
+    return OracleBoard

@@ -15,14 +15,15 @@ squares with no pawn behind them, on the wrong rank, or anywhere.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import chess
+from .checks import CORNERS
+
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs: see the package docstring
+    import chess
 
 CASTLING_RIGHTS = "castling_rights="
 EP_SQUARE = "ep_square="
-
-_CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 
 
 def is_edit(step: str) -> bool:
@@ -32,6 +33,8 @@ def is_edit(step: str) -> bool:
 
 def apply_edit(board: Any, step: str) -> None:
     """Apply the edit *step* to *board* (python-chess's or pychess_rs's: the same attributes)."""
+    import chess
+
     name, _, value = step.partition("=")
     if name == "castling_rights":
         board.castling_rights = int(value, 16)
@@ -46,15 +49,19 @@ def castling_rights_step(mask: int) -> str:
 
 
 def ep_square_step(square: int | None) -> str:
+    import chess
+
     return f"{EP_SQUARE}{'None' if square is None else chess.square_name(square)}"
 
 
 def random_castling_rights(rng: Random, board: chess.Board) -> int:
     """A castling-rights mask: mostly rook squares (corners with or without their rook, other
     back-rank squares), sometimes the current rights with a square toggled, or 64 random bits."""
+    import chess
+
     roll = rng.random()
     if roll < 0.5:  # corners, whether a rook is there or not
-        return sum(chess.BB_SQUARES[sq] for sq in _CORNERS if rng.random() < 0.6)
+        return sum(chess.BB_SQUARES[sq] for sq in CORNERS if rng.random() < 0.6)
     if roll < 0.75:  # any back-rank squares (Chess960-style rook squares, kings' squares...)
         mask = 0
         for rank in (0, 7):
@@ -62,7 +69,7 @@ def random_castling_rights(rng: Random, board: chess.Board) -> int:
                 mask |= chess.BB_SQUARES[chess.square(file, rank)]
         return mask
     if roll < 0.9:  # one square more or less than now
-        square = rng.choice((*_CORNERS, rng.randrange(64)))
+        square = rng.choice((*CORNERS, rng.randrange(64)))
         return int(board.castling_rights) ^ chess.BB_SQUARES[square]
     return rng.getrandbits(64)
 
@@ -71,6 +78,8 @@ def random_ep_square(rng: Random, board: chess.Board) -> int | None:
     """An en-passant square: none, one on the rank a double step of the side not to move would
     leave (mostly beside a pawn that could capture, with or without a pawn to capture), or any
     square at all."""
+    import chess
+
     roll = rng.random()
     if roll < 0.15:
         return None
@@ -96,11 +105,13 @@ def edited_weight(board: chess.Board, move: chess.Move) -> float:
     """Move choice of the ``edited`` games: empty the back rank and move the rooks away from
     their corners (so that rights without their rook and free castling paths come up), keep the
     kings at home, push pawns to the ranks where en passant happens."""
+    import chess
+
     piece = board.piece_type_at(move.from_square)
     back = 0 if board.turn == chess.WHITE else 7
     if piece == chess.KING:
         return 0.2
-    if piece == chess.ROOK and move.from_square in _CORNERS:
+    if piece == chess.ROOK and move.from_square in CORNERS:
         return 8
     if chess.square_rank(move.from_square) == back:
         return 5

@@ -12,21 +12,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-import chess
-
 from .checks import Diff, Raised, ask, check_position, show
 from .contract import (
     ACCEPTANCE,
     ACCEPTANCE_ERROR,
     COUNTER_LIMIT,
     ROOKLESS_CASTLING,
-    OracleBoard,
     oracle_board,
+    oracle_board_class,
     outside_contract,
 )
 from .edits import apply_edit, is_edit
 
-if TYPE_CHECKING:  # the campaign calls into this module, so only its types come back
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs (see the package docstring); the
+    # campaign calls into this module, so only its types come back
+    import chess
+
     from .campaign import CampaignResult, Config
 
 
@@ -60,7 +61,9 @@ def replay(
 ) -> tuple[chess.Board, Any]:
     """Both boards after *moves* from *start_fen*: legal, pseudo-legal and null moves (``0000``)
     are pushed as python-chess pushes them, edits (``castling_rights=...``) applied to both."""
-    pb = OracleBoard(start_fen, chess960=chess960)
+    import chess
+
+    pb = oracle_board_class()(start_fen, chess960=chess960)
     rb = rs.Board(start_fen, chess960=chess960)
     for step in moves:
         if is_edit(step):
@@ -89,8 +92,10 @@ def minimize(
     the position before the last capture or pawn move (repetition and clock properties only
     depend on the moves after it, the polyglot ep key on the move before), then the original.
     """
+    import chess
+
     try:
-        board = OracleBoard(start_fen, chess960=chess960)
+        board = oracle_board_class()(start_fen, chess960=chess960)
         fens = [board.fen()]
         last_zeroing = 0
         for index, step in enumerate(moves):

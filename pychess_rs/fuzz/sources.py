@@ -31,12 +31,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from random import Random
-from typing import TypeVar
-
-import chess
+from typing import TYPE_CHECKING, TypeVar
 
 from ..perft_cli import load_suite
 from .checks import CORNERS
+
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs: see the package docstring
+    import chess
 
 T = TypeVar("T")
 
@@ -47,15 +48,6 @@ DATA_DIR = Path(__file__).resolve().parent.parent.parent / "tests" / "data"
 RARE_PLANS = ("repeat", "shuffle", "en_passant", "promote", "rook_hunt")
 
 
-_PIECE_WEIGHTS = (
-    (chess.PAWN, 8),
-    (chess.KNIGHT, 2),
-    (chess.BISHOP, 2),
-    (chess.ROOK, 2),
-    (chess.QUEEN, 1),
-)
-
-
 def _weighted_choice(rng: Random, items: Sequence[T], weights: Sequence[float]) -> T:
     return rng.choices(items, weights=weights, k=1)[0]
 
@@ -64,6 +56,8 @@ class _Placement:
     """A piece placement being built; ``fen()`` renders it with the chosen fields."""
 
     def __init__(self, rng: Random, chess960: bool) -> None:
+        import chess
+
         self.rng = rng
         self.chess960 = chess960
         self.board = chess.BaseBoard.empty()
@@ -74,10 +68,14 @@ class _Placement:
         self.backrank_pawns = rng.random() < 0.03
 
     def put(self, square: int, piece_type: int, color: bool) -> None:
+        import chess
+
         self.board.set_piece_at(square, chess.Piece(piece_type, color))
         self.free.discard(square)
 
     def put_random(self, piece_type: int, color: bool, exclude: Iterable[int] = ()) -> None:
+        import chess
+
         excluded = set(exclude)
         squares = [sq for sq in sorted(self.free) if sq not in excluded]
         if piece_type == chess.PAWN and not self.backrank_pawns:
@@ -87,13 +85,17 @@ class _Placement:
 
     def put_kings(self, exclude: Iterable[int] = ()) -> None:
         """Put each missing king on a random free square."""
+        import chess
+
         for color in chess.COLORS:
             if self.board.king(color) is None:
                 self.put_random(chess.KING, color, exclude)
 
     def put_others(self, count: int, exclude: Iterable[int] = ()) -> None:
-        types = [piece_type for piece_type, _ in _PIECE_WEIGHTS]
-        weights = [weight for _, weight in _PIECE_WEIGHTS]
+        import chess
+
+        types = [chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN]
+        weights = [8, 2, 2, 2, 1]
         for _ in range(count):
             piece_type = _weighted_choice(self.rng, types, weights)
             self.put_random(piece_type, self.rng.choice(chess.COLORS), exclude)
@@ -132,6 +134,8 @@ def _castling_field(rng: Random, letters: Sequence[str]) -> str:
 
 
 def _place_castling(p: _Placement) -> None:
+    import chess
+
     rng = p.rng
     letters: list[str] = []
     for color in chess.COLORS:
@@ -161,6 +165,8 @@ def _place_castling(p: _Placement) -> None:
 
 def _place_en_passant(p: _Placement) -> None:
     """A pawn that just made a double step, capturers beside it, and sometimes a pin."""
+    import chess
+
     rng = p.rng
     us, them = p.turn, not p.turn
     forward = 1 if us == chess.WHITE else -1
@@ -189,6 +195,8 @@ def _place_en_passant(p: _Placement) -> None:
 
 
 def _place_promotion(p: _Placement) -> None:
+    import chess
+
     rng = p.rng
     p.put_kings()
     for color in chess.COLORS:
@@ -211,6 +219,8 @@ def _place_promotion(p: _Placement) -> None:
 
 def _place_minor(p: _Placement) -> None:
     """Kings and a few minor pieces: the insufficient-material table."""
+    import chess
+
     p.put_kings()
     for _ in range(p.rng.randint(0, 4)):
         p.put_random(
@@ -226,6 +236,8 @@ def random_placement_fen(rng: Random, chess960: bool = False) -> str:
     Many are rejected by python-chess (the acceptance contract is checked on those); the rest
     are legal positions with unusual features (rare castling fields, ep pins, checks, ...).
     """
+    import chess
+
     p = _Placement(rng, chess960)
     style = rng.choice(
         (
@@ -263,6 +275,8 @@ def random_placement_fen(rng: Random, chess960: bool = False) -> str:
 
 def random_invalid_fen(rng: Random, chess960: bool = False) -> str:
     """A FEN python-chess parses whose position is (usually) not valid: see ``invalid`` above."""
+    import chess
+
     p = _Placement(rng, chess960)
     p.backrank_pawns = rng.random() < 0.5
     for color in chess.COLORS:
@@ -309,6 +323,8 @@ _ODD_FIELDS = ("w", "b", "W", "B", "x", "-", "KQkq", "HAha", "KQkqK", "e3", "e6"
 
 def mutate_fen(rng: Random, fen: str) -> str:
     """One to three near-miss edits of *fen*: characters, fields, ranks, counters."""
+    import chess
+
     for _ in range(rng.randint(1, 3)):
         fields = fen.split(" ")
         op = rng.randrange(12)
@@ -418,6 +434,8 @@ def load_epd_positions(
 def _epd_positions(path: Path, chess960: bool) -> list[tuple[str, int]]:
     """``(fen, line number)`` of an EPD file; a line python-chess cannot read is kept as it is
     (the FEN acceptance contract is checked on it)."""
+    import chess
+
     entries = []
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         text = line.strip()
@@ -437,6 +455,8 @@ def _epd_positions(path: Path, chess960: bool) -> list[tuple[str, int]]:
 
 
 def _rare_weight(pb: chess.Board, move: chess.Move, plan: str) -> float:
+    import chess
+
     piece = pb.piece_type_at(move.from_square)
     zeroing = pb.is_zeroing(move)
     if plan == "shuffle":  # no capture, no pawn move: the 50/75-move rules
@@ -491,6 +511,8 @@ def choose_rare(
     rng: Random, pb: chess.Board, moves: list[chess.Move], plan: str, history: list[str]
 ) -> chess.Move:
     """The next move of a "rare" game following *plan* (one of :data:`RARE_PLANS`)."""
+    import chess
+
     if plan == "repeat":  # undo our previous move when we can: three/fivefold repetition
         if len(history) >= 2 and rng.random() < 0.8:
             last = chess.Move.from_uci(history[-2])

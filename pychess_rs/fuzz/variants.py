@@ -35,12 +35,13 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
-
-import chess
-import chess.variant
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .checks import Raised, agree, ask, ask_method
+
+if TYPE_CHECKING:  # python-chess loads when the fuzzer runs: see the package docstring
+    import chess
+    import chess.variant
 
 #: The variants, by the name ``--variant`` takes (python-chess's ``uci_variant``), in
 #: python-chess's ``VARIANTS`` order.
@@ -59,6 +60,8 @@ VARIANT_NAMES = (
 
 def oracle_class(name: str) -> type[chess.Board]:
     """python-chess's board class of a variant, by any of its names."""
+    import chess.variant
+
     return chess.variant.find_variant(name)
 
 
@@ -100,6 +103,8 @@ class Mismatch:
 def check_variant_position(pb: chess.Board, rb: Any) -> list[tuple[str, Any, Any, str | None]]:
     """Compare pychess_rs variant board *rb* with python-chess variant board *pb* (the same
     position and history): a list of ``(property, ours, oracle, move)`` disagreements."""
+    import chess.variant
+
     diffs: list[tuple[str, Any, Any, str | None]] = []
 
     def compare(prop: str, ours: Any, theirs: Any, move: str | None = None) -> None:
@@ -203,6 +208,8 @@ def _choose(rng: random.Random, board: chess.Board, moves: list[chess.Move]) -> 
 
 def _edited_fen(rng: random.Random, board: chess.Board) -> str:
     """A hand edit of *board*'s position, as the FEN python-chess writes for it."""
+    import chess.variant
+
     edited = board.copy(stack=False)
     squares = list(chess.SquareSet(edited.occupied))
     for _ in range(rng.randint(1, 3)):
@@ -247,6 +254,7 @@ class VariantCampaign:
         max_plies: int = 300,
         max_reports: int = 5,
     ) -> None:
+
         self.rs = rs
         self.name = name
         self.oracle_cls = oracle_class(name)
