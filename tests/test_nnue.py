@@ -97,7 +97,7 @@ def test_uci_bad_eval_file_is_reported_and_play_goes_on(
     lines = session(f"setoption name EvalFile value {path}\nposition startpos\ngo depth 2\n")
     said = [line for line in lines if line.startswith("info string EvalFile")]
     assert len(said) == 1 and reason in said[0], lines
-    assert said[0].endswith(f"using the built-in network {BUILTIN_NETWORK} (768->128x2->1)")
+    assert said[0].endswith(f"using the built-in network {BUILTIN_NETWORK} (768->256x2->1)")
     assert lines[-1].startswith("bestmove ")
 
 
@@ -128,7 +128,7 @@ def test_uci_builtin_network_is_the_default_and_use_nnue_off_evaluates_by_hand()
     by_hand = session(f"setoption name Use NNUE value false\n{go}")
     assert "info string using the hand-written evaluation" in by_hand
     back = session(f"setoption name Use NNUE value false\nsetoption name Use NNUE value true\n{go}")
-    assert f"info string using the built-in network {BUILTIN_NETWORK} (768->128x2->1)" in back
+    assert f"info string using the built-in network {BUILTIN_NETWORK} (768->256x2->1)" in back
     assert uci_scores(default) == uci_scores(back) != uci_scores(by_hand)
     assert "option name Use NNUE type check default true" in default
 

@@ -82,8 +82,8 @@ use std::sync::{Arc, OnceLock};
 
 /// The network the engine evaluates with unless told otherwise: `rust/engine/nets/`'s
 /// best, chosen by match (`rust/engine/TUNING.md`), compiled into the binary.
-pub const BUILTIN_NAME: &str = "n128";
-const BUILTIN_BYTES: &[u8] = include_bytes!("../../nets/n128.nnue");
+pub const BUILTIN_NAME: &str = "p256";
+const BUILTIN_BYTES: &[u8] = include_bytes!("../../nets/p256.nnue");
 
 /// Inputs per perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -364,7 +364,7 @@ impl Network {
     /// use pychess_engine::nnue::Network;
     ///
     /// let net = Network::builtin();
-    /// assert_eq!(net.hidden(), 128);
+    /// assert_eq!(net.hidden(), 256);
     /// assert!(std::sync::Arc::ptr_eq(&net, &Network::builtin()));
     /// // Black to move a queen up.
     /// let up = Board::from_fen("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", false).unwrap();
