@@ -536,12 +536,13 @@ impl Network {
         }
     }
 
-    /// Adds the rows of the inputs `added` to one perspective's accumulator and subtracts
-    /// those of `removed`: one kernel call for a move (at most two of each), a call per few
-    /// rows beyond.
+    /// Sets one perspective's accumulator `view` to `source` (its parent's) plus the rows
+    /// of the inputs `added` minus those of `removed`: one pass for a move (at most two of
+    /// each), a pass per few rows beyond.
     fn apply_changes(
         &self,
         view: &mut [i16],
+        source: &[i16],
         perspective: Color,
         added: &[Input],
         removed: &[Input],
@@ -553,15 +554,19 @@ impl Network {
             }
             rows
         };
-        if added.len() <= BATCH && removed.len() <= BATCH {
-            let (plus, minus) = (rows(added), rows(removed));
-            simd::apply(view, &plus[..added.len()], &minus[..removed.len()]);
-            return;
-        }
-        for chunk in added.chunks(BATCH) {
+        let (first_on, more_on) = added.split_at(added.len().min(BATCH));
+        let (first_off, more_off) = removed.split_at(removed.len().min(BATCH));
+        let (plus, minus) = (rows(first_on), rows(first_off));
+        simd::apply_from(
+            view,
+            source,
+            &plus[..first_on.len()],
+            &minus[..first_off.len()],
+        );
+        for chunk in more_on.chunks(BATCH) {
             simd::apply(view, &rows(chunk)[..chunk.len()], &[]);
         }
-        for chunk in removed.chunks(BATCH) {
+        for chunk in more_off.chunks(BATCH) {
             simd::apply(view, &[], &rows(chunk)[..chunk.len()]);
         }
     }
@@ -644,8 +649,7 @@ impl<'a> AccumulatorStack<'a> {
         let width = 2 * n;
         let (before, after) = self.values.split_at_mut(ply * width);
         let child = &mut after[..width];
-        child.copy_from_slice(&before[(ply - 1) * width..]);
-        let (white, black) = child.split_at_mut(n);
+        let parent_values = &before[(ply - 1) * width..];
         let now = piece_sets(board);
         let parent = self.pieces[ply - 1];
         // The inputs that changed: for a move at most two off and two on (castling). A
@@ -678,8 +682,11 @@ impl<'a> AccumulatorStack<'a> {
                 }
             }
         }
-        net.apply_changes(white, Color::White, &added[..on], &removed[..off]);
-        net.apply_changes(black, Color::Black, &added[..on], &removed[..off]);
+        let (white, black) = child.split_at_mut(n);
+        let (white_source, black_source) = parent_values.split_at(n);
+        let (added, removed) = (&added[..on], &removed[..off]);
+        net.apply_changes(white, white_source, Color::White, added, removed);
+        net.apply_changes(black, black_source, Color::Black, added, removed);
         self.pieces[ply] = now;
     }
 

@@ -21,10 +21,23 @@ pub(super) fn apply(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (checked on the line above).
-        unsafe { apply_avx2(acc, added, removed) };
+        unsafe { apply_avx2(acc, None, added, removed) };
         return;
     }
-    apply_portable(acc, added, removed);
+    apply_portable(acc, None, added, removed);
+}
+
+/// Sets `acc` to `source` plus each row of `added` minus each row of `removed`, wrapping, in
+/// one pass (a child's accumulator from its parent's without copying it first).
+#[inline]
+pub(super) fn apply_from(acc: &mut [i16], source: &[i16], added: &[&[i16]], removed: &[&[i16]]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked on the line above).
+        unsafe { apply_avx2(acc, Some(source), added, removed) };
+        return;
+    }
+    apply_portable(acc, Some(source), added, removed);
 }
 
 /// `sum(clamp(acc, 0, qa) * weights)` (a `qa` of `i16::MAX` or more clamps below only).
@@ -72,8 +85,13 @@ unsafe fn screlu_dot_avx2(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn apply_avx2(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
-    apply_portable(acc, added, removed);
+unsafe fn apply_avx2(
+    acc: &mut [i16],
+    source: Option<&[i16]>,
+    added: &[&[i16]],
+    removed: &[&[i16]],
+) {
+    apply_portable(acc, source, added, removed);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -82,18 +100,43 @@ unsafe fn crelu_dot_avx2(acc: &[i16], weights: &[i16], qa: i16) -> i64 {
     crelu_dot_portable(acc, weights, qa)
 }
 
+/// How many values [`apply_portable`] keeps in registers at a time: four AVX2 vectors.
+const CHUNK: usize = 64;
+
 /// The kernels' one source: inlined into each build, and vectorised with its features.
+/// Chunk by chunk, so that each value is loaded and stored once whatever the number of rows
+/// (row after row over the whole accumulator would load and store it once a row).
 #[inline(always)]
-fn apply_portable(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
-    for row in added {
-        for (a, w) in acc.iter_mut().zip(row.iter()) {
-            *a = a.wrapping_add(*w);
+fn apply_portable(acc: &mut [i16], source: Option<&[i16]>, added: &[&[i16]], removed: &[&[i16]]) {
+    let whole = acc.len() / CHUNK * CHUNK;
+    for start in (0..whole).step_by(CHUNK) {
+        let span = start..start + CHUNK;
+        let mut values: [i16; CHUNK] = source.unwrap_or(acc)[span.clone()]
+            .try_into()
+            .expect("a whole chunk");
+        for row in added {
+            let row: &[i16; CHUNK] = row[span.clone()].try_into().expect("a whole chunk");
+            for (v, w) in values.iter_mut().zip(row) {
+                *v = v.wrapping_add(*w);
+            }
         }
+        for row in removed {
+            let row: &[i16; CHUNK] = row[span.clone()].try_into().expect("a whole chunk");
+            for (v, w) in values.iter_mut().zip(row) {
+                *v = v.wrapping_sub(*w);
+            }
+        }
+        acc[span].copy_from_slice(&values);
     }
-    for row in removed {
-        for (a, w) in acc.iter_mut().zip(row.iter()) {
-            *a = a.wrapping_sub(*w);
+    for i in whole..acc.len() {
+        let mut v = source.map_or(acc[i], |source| source[i]);
+        for row in added {
+            v = v.wrapping_add(row[i]);
         }
+        for row in removed {
+            v = v.wrapping_sub(row[i]);
+        }
+        acc[i] = v;
     }
 }
 
@@ -165,8 +208,11 @@ mod tests {
             let mut fast = start.clone();
             apply(&mut fast, &added, &removed);
             let mut slow = start.clone();
-            apply_portable(&mut slow, &added, &removed);
+            apply_portable(&mut slow, None, &added, &removed);
             assert_eq!(fast, slow, "apply, width {width}");
+            let mut fused = vec![0; width];
+            apply_from(&mut fused, &start, &added, &removed);
+            assert_eq!(fast, fused, "apply_from, width {width}");
             let mut by_hand = start.clone();
             for (i, v) in by_hand.iter_mut().enumerate() {
                 for row in &added {

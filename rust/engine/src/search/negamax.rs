@@ -32,7 +32,6 @@ impl Searcher<'_> {
         if self.count_node_and_check() {
             return 0;
         }
-        self.enter(board, ply);
         self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
@@ -41,11 +40,11 @@ impl Searcher<'_> {
         }
         let in_check = board.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.static_eval(board, ply)
-            };
+            if in_check {
+                return DRAW;
+            }
+            self.enter(board, ply);
+            return self.static_eval(board, ply);
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -79,6 +78,9 @@ impl Searcher<'_> {
                 return score;
             }
         }
+        // Only now, past every early return: a node that ends before this evaluates
+        // nothing and has no children, so its accumulator is never read.
+        self.enter(board, ply);
 
         let static_eval = if in_check {
             EVAL_NONE

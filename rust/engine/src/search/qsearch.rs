@@ -27,7 +27,6 @@ impl Searcher<'_> {
         if self.count_node_and_check() {
             return 0;
         }
-        self.enter(board, ply);
         self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if super::insufficient_material(board) {
@@ -35,11 +34,11 @@ impl Searcher<'_> {
         }
         let in_check = board.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.static_eval(board, ply)
-            };
+            if in_check {
+                return DRAW;
+            }
+            self.enter(board, ply);
+            return self.static_eval(board, ply);
         }
         let pv_node = beta - alpha > 1;
         let entry = self.shared.tt.probe(key, ply);
@@ -48,6 +47,8 @@ impl Searcher<'_> {
                 return e.score;
             }
         }
+        // Past the early returns (see `negamax`): their nodes never read the accumulator.
+        self.enter(board, ply);
         let mut best;
         let stand_pat;
         if in_check {
