@@ -309,9 +309,11 @@ impl<'a> Searcher<'a> {
         eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Called on entering a node: brings the network's accumulator at `ply` up to date
-    /// with `board` (from scratch at the root, else from the parent's at `ply - 1`, which
-    /// depth-first search leaves in place). Without a network, one branch.
+    /// Called once a node is past its early returns (before its first evaluation or
+    /// child): brings the network's accumulator at `ply` up to date with `board` (from
+    /// scratch at the root, else from the parent's at `ply - 1`, which depth-first search
+    /// leaves in place: a parent calls this before it searches a child). Without a
+    /// network, one branch.
     #[inline]
     fn enter(&mut self, board: &Board, ply: usize) {
         if let Some(nnue) = self.nnue.as_mut() {
