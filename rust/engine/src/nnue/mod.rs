@@ -532,7 +532,7 @@ impl Network {
                     self.row(feature_index(perspective, color, role, square))
                 })
                 .collect();
-            simd::apply(view, &rows, &[]);
+            simd::apply(view, None, &rows, &[]);
         }
     }
 
@@ -557,17 +557,17 @@ impl Network {
         let (first_on, more_on) = added.split_at(added.len().min(BATCH));
         let (first_off, more_off) = removed.split_at(removed.len().min(BATCH));
         let (plus, minus) = (rows(first_on), rows(first_off));
-        simd::apply_from(
+        simd::apply(
             view,
-            source,
+            Some(source),
             &plus[..first_on.len()],
             &minus[..first_off.len()],
         );
         for chunk in more_on.chunks(BATCH) {
-            simd::apply(view, &rows(chunk)[..chunk.len()], &[]);
+            simd::apply(view, None, &rows(chunk)[..chunk.len()], &[]);
         }
         for chunk in more_off.chunks(BATCH) {
-            simd::apply(view, &[], &rows(chunk)[..chunk.len()]);
+            simd::apply(view, None, &[], &rows(chunk)[..chunk.len()]);
         }
     }
 

@@ -14,30 +14,18 @@
 //! the functions called are safe code otherwise, the same source as the portable build.
 //! No other part of the engine's evaluation uses `unsafe`.
 
-/// Adds each row of `added` to `acc` and subtracts each row of `removed`, wrapping (each row
-/// as long as `acc`).
+/// Sets `acc` to `source` (or, without one, to itself) plus each row of `added` minus each
+/// row of `removed`, wrapping, in one pass (each row as long as `acc`): a child's
+/// accumulator is made from its parent's without copying it first.
 #[inline]
-pub(super) fn apply(acc: &mut [i16], added: &[&[i16]], removed: &[&[i16]]) {
+pub(super) fn apply(acc: &mut [i16], source: Option<&[i16]>, added: &[&[i16]], removed: &[&[i16]]) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (checked on the line above).
-        unsafe { apply_avx2(acc, None, added, removed) };
+        unsafe { apply_avx2(acc, source, added, removed) };
         return;
     }
-    apply_portable(acc, None, added, removed);
-}
-
-/// Sets `acc` to `source` plus each row of `added` minus each row of `removed`, wrapping, in
-/// one pass (a child's accumulator from its parent's without copying it first).
-#[inline]
-pub(super) fn apply_from(acc: &mut [i16], source: &[i16], added: &[&[i16]], removed: &[&[i16]]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked on the line above).
-        unsafe { apply_avx2(acc, Some(source), added, removed) };
-        return;
-    }
-    apply_portable(acc, Some(source), added, removed);
+    apply_portable(acc, source, added, removed);
 }
 
 /// `sum(clamp(acc, 0, qa) * weights)` (a `qa` of `i16::MAX` or more clamps below only).
@@ -206,13 +194,13 @@ mod tests {
                 rows[4..].iter().map(Vec::as_slice).collect(),
             );
             let mut fast = start.clone();
-            apply(&mut fast, &added, &removed);
+            apply(&mut fast, None, &added, &removed);
             let mut slow = start.clone();
             apply_portable(&mut slow, None, &added, &removed);
             assert_eq!(fast, slow, "apply, width {width}");
             let mut fused = vec![0; width];
-            apply_from(&mut fused, &start, &added, &removed);
-            assert_eq!(fast, fused, "apply_from, width {width}");
+            apply(&mut fused, Some(&start), &added, &removed);
+            assert_eq!(fast, fused, "apply from a source, width {width}");
             let mut by_hand = start.clone();
             for (i, v) in by_hand.iter_mut().enumerate() {
                 for row in &added {
