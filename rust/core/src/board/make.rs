@@ -3,6 +3,7 @@
 
 use super::zobrist::{piece_square_key, WHITE_TO_MOVE_KEY};
 use super::{Board, MAX_CLOCK};
+use crate::attacks;
 use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Role, Square};
 
 impl Board {
@@ -328,11 +329,56 @@ impl Board {
         next.play_unchecked(m);
         next
     }
+
+    /// Does the (pseudo-)legal move `m` give check: `self.after(m).is_check()`, answered
+    /// without playing it. A search asks this of every move it may prune, and most of
+    /// those are never played; on a regular board the occupancy after the move and a few
+    /// attack lookups from the enemy king decide it (irregular boards, drops and king
+    /// promotions, which only variants make, play the move).
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        if !self.regular || m.is_null() || matches!(m.kind, MoveKind::Drop(_)) {
+            return self.after(m).is_check();
+        }
+        let us = self.turn;
+        let king = self.regular_king(!us);
+        let from = Bitboard::from_square(m.from);
+        let to = Bitboard::from_square(m.to);
+        // Where the checking candidate lands, what it is, and the board's occupancy then.
+        let (landing, role, occupied, moved) = match m.kind {
+            MoveKind::Castle => {
+                let rook = m.castle_rook_target();
+                let occupied = (self.occupied() & !from & !to)
+                    .with(m.castle_king_target())
+                    .with(rook);
+                (rook, Role::Rook, occupied, from | to)
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let occupied = (self.occupied() & !from).without(victim) | to;
+                (m.to, Role::Pawn, occupied, from)
+            }
+            MoveKind::Promotion(Role::King) => return self.after(m).is_check(),
+            _ => {
+                let role = m
+                    .promotion()
+                    .unwrap_or_else(|| self.role_at(m.from).unwrap_or(Role::Pawn));
+                (m.to, role, (self.occupied() & !from) | to, from)
+            }
+        };
+        if attacks::attacks(role, us, landing, occupied).contains(king) {
+            return true;
+        }
+        // A discovered check: one of the sliders that stayed, seen through the new occupancy.
+        let ours = self.by_color(us) & !moved & !to;
+        (attacks::rook(king, occupied) & self.rook_like() & ours).nonempty()
+            || (attacks::bishop(king, occupied) & self.bishop_like() & ours).nonempty()
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::types::{MoveKind, Role};
+    use crate::types::{Bitboard, MoveKind, Role};
     use crate::{Board, Move};
 
     /// The regular flag after a pseudo-legal move, kept by `stays_regular`, equals the full
@@ -399,5 +445,72 @@ mod tests {
         ] {
             walk(&Board::from_fen(fen, false).unwrap(), 3);
         }
+    }
+    /// `gives_check` answers what playing the move and asking `is_check` answers, for every
+    /// pseudo-legal move three plies into the perft suites (standard and Chess960), and the
+    /// walk meets each way a check arises: directly, discovered, by a castling rook, by a
+    /// promotion and by an en-passant capture.
+    #[test]
+    fn gives_check_equals_playing_the_move() {
+        #[derive(Default)]
+        struct Seen {
+            checks: usize,
+            discovered: usize,
+            castle: usize,
+            promotion: usize,
+            en_passant: usize,
+        }
+        fn walk(board: &Board, depth: u32, seen: &mut Seen) {
+            let legal = board.legal_moves();
+            for &m in board.pseudo_legal_moves().iter() {
+                let after = board.after(m);
+                let check = after.is_check();
+                assert_eq!(board.gives_check(m), check, "{m:?} in {}", board.fen());
+                if check {
+                    seen.checks += 1;
+                    let king = after.king_of(after.turn());
+                    let landing = if m.is_castle() {
+                        m.castle_rook_target()
+                    } else {
+                        m.to
+                    };
+                    seen.discovered += usize::from(
+                        (after.attackers(king, board.turn()) & !Bitboard::from_square(landing))
+                            .nonempty(),
+                    );
+                    seen.castle += usize::from(m.is_castle());
+                    seen.promotion += usize::from(m.promotion().is_some());
+                    seen.en_passant += usize::from(m.kind == MoveKind::EnPassant);
+                }
+                if depth > 1 && legal.contains(&m) {
+                    walk(&after, depth - 1, seen);
+                }
+            }
+        }
+        let mut seen = Seen::default();
+        for (file, chess960, take) in [("perft.epd", false, 132), ("perft960.epd", true, 120)] {
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/data")
+                .join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            for line in text.lines().take(take) {
+                let fen = line.split(';').next().unwrap_or("").trim();
+                if let Ok(board) = Board::from_fen(fen, chess960) {
+                    walk(&board, 3, &mut seen);
+                }
+            }
+        }
+        // The suites hold few checks by en passant: one discovered along the rank, one direct.
+        for fen in [
+            "8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 1",
+            "8/4k3/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        ] {
+            walk(&Board::from_fen(fen, false).unwrap(), 1, &mut seen);
+        }
+        assert!(seen.checks > 40_000, "{}", seen.checks);
+        assert!(seen.discovered > 1_000, "{}", seen.discovered);
+        assert!(seen.castle > 200, "{}", seen.castle);
+        assert!(seen.promotion > 3_000, "{}", seen.promotion);
+        assert!(seen.en_passant >= 4, "{}", seen.en_passant);
     }
 }

@@ -178,9 +178,9 @@ impl Searcher<'_> {
             let quiet = !is_noisy(board, m);
             move_count += 1;
 
-            // Copy-make first: whether the move gives check decides what may be pruned.
-            let child = board.after(m);
-            let gives_check = child.is_check();
+            // Whether the move gives check decides what may be pruned; most pruned moves
+            // are never played, so this is asked of the board before the move.
+            let gives_check = board.gives_check(m);
             if best > -MATE_BOUND && !gives_check {
                 if quiet {
                     // Late-move pruning: enough quiet moves tried at low depth.
@@ -207,6 +207,7 @@ impl Searcher<'_> {
                 }
             }
 
+            let child = board.after(m);
             let child_key = child.zobrist_hash();
             self.shared.tt.prefetch(child_key);
             let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);

@@ -381,6 +381,6 @@ impl Board {
     fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let board = self.board();
         let m = board.find_pseudo_legal(board.normalize_castling(move_arg(r#move)?));
-        Ok(m.is_some_and(|m| board.after(m).is_check()))
+        Ok(m.is_some_and(|m| board.gives_check(m)))
     }
 }
