@@ -652,42 +652,44 @@ impl<'a> AccumulatorStack<'a> {
         let parent_values = &before[(ply - 1) * width..];
         let now = piece_sets(board);
         let parent = self.pieces[ply - 1];
+        self.pieces[ply] = now;
         // The inputs that changed: for a move at most two off and two on (castling). A
         // larger difference (not a move's) is computed afresh.
-        let changed = |a: &[Bitboard; 12], b: &[Bitboard; 12]| -> u32 {
-            a.iter()
-                .zip(b)
-                .map(|(a, b)| (a.0 & !b.0).count_ones())
-                .sum()
-        };
-        if changed(&parent, &now) > CHANGES as u32 || changed(&now, &parent) > CHANGES as u32 {
-            net.refresh(child, board);
-            self.pieces[ply] = now;
-            return;
-        }
         let mut added: [Input; CHANGES] = [(Color::White, Role::Pawn, 0); CHANGES];
         let mut removed = added;
         let (mut on, mut off) = (0, 0);
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let i = color.index() * 6 + role.index();
-                let (old, new) = (parent[i].0, now[i].0);
-                for square in Bitboard(old & !new) {
-                    removed[off] = (color, role, square.index());
-                    off += 1;
-                }
-                for square in Bitboard(new & !old) {
-                    added[on] = (color, role, square.index());
-                    on += 1;
+        let small = 'diff: {
+            for color in Color::ALL {
+                for role in Role::ALL {
+                    let i = color.index() * 6 + role.index();
+                    let (old, new) = (parent[i].0, now[i].0);
+                    for square in Bitboard(old & !new) {
+                        if off == CHANGES {
+                            break 'diff false;
+                        }
+                        removed[off] = (color, role, square.index());
+                        off += 1;
+                    }
+                    for square in Bitboard(new & !old) {
+                        if on == CHANGES {
+                            break 'diff false;
+                        }
+                        added[on] = (color, role, square.index());
+                        on += 1;
+                    }
                 }
             }
+            true
+        };
+        if !small {
+            net.refresh(child, board);
+            return;
         }
         let (white, black) = child.split_at_mut(n);
         let (white_source, black_source) = parent_values.split_at(n);
         let (added, removed) = (&added[..on], &removed[..off]);
         net.apply_changes(white, white_source, Color::White, added, removed);
         net.apply_changes(black, black_source, Color::Black, added, removed);
-        self.pieces[ply] = now;
     }
 
     /// The evaluation at `ply` with `turn` to move.
@@ -971,6 +973,41 @@ mod tests {
         assert_ne!(net.evaluate(&board), 0);
         let squared = net.with_activation(Activation::SquaredClippedRelu);
         assert_eq!(squared.evaluate(&board), squared.evaluate(&flipped));
+    }
+
+    /// `update` between positions no move joins, with as many changed inputs as it takes
+    /// incrementally (eight off or on) and one more (then it computes afresh): each equals
+    /// a refresh.
+    #[test]
+    fn an_update_across_more_than_a_move_equals_a_refresh() {
+        let net = random_network(24, 7);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let eight_off = "rnbqkbnr/pppppppp/8/8/8/8/8/RNBQKBNR w KQkq - 0 1";
+        let nine_off = "rnbqkbnr/pppppppp/8/8/8/8/8/R1BQKBNR w KQkq - 0 1";
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let bare = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        let mut stack = AccumulatorStack::new(&net, 2);
+        let mut reference = AccumulatorStack::new(&net, 1);
+        let width = 2 * net.hidden;
+        for (from, to) in [
+            (start, eight_off),
+            (eight_off, start),
+            (start, nine_off),
+            (nine_off, start),
+            (start, kiwipete),
+            (kiwipete, bare),
+        ] {
+            let to_board = Board::from_fen(to, false).unwrap();
+            stack.refresh(0, &Board::from_fen(from, false).unwrap());
+            stack.update(1, &to_board);
+            reference.refresh(0, &to_board);
+            assert_eq!(
+                &stack.values[width..2 * width],
+                &reference.values[..],
+                "{from} -> {to}"
+            );
+            assert_eq!(stack.evaluate(1, to_board.turn()), net.evaluate(&to_board));
+        }
     }
 
     #[test]
