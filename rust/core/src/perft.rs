@@ -89,6 +89,21 @@ pub fn parse_suite_line(line: &str) -> Result<Option<SuiteEntry>, String> {
     Ok(Some(SuiteEntry { fen, counts }))
 }
 
+/// The first `take` positions of the suite `tests/data/<file>`, for the unit tests that
+/// walk the suites' positions.
+#[cfg(test)]
+pub(crate) fn suite_positions(file: &str, chess960: bool, take: usize) -> Vec<Board> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter_map(|line| parse_suite_line(line).ok().flatten())
+        .take(take)
+        .filter_map(|entry| Board::from_fen(&entry.fen, chess960).ok())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -489,15 +489,8 @@ mod tests {
         }
         let mut seen = Seen::default();
         for (file, chess960, take) in [("perft.epd", false, 132), ("perft960.epd", true, 120)] {
-            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../tests/data")
-                .join(file);
-            let text = std::fs::read_to_string(&path).unwrap();
-            for line in text.lines().take(take) {
-                let fen = line.split(';').next().unwrap_or("").trim();
-                if let Ok(board) = Board::from_fen(fen, chess960) {
-                    walk(&board, 3, &mut seen);
-                }
+            for board in crate::perft::suite_positions(file, chess960, take) {
+                walk(&board, 3, &mut seen);
             }
         }
         // The suites hold few checks by en passant: one discovered along the rank, one direct.

@@ -944,15 +944,7 @@ mod tests {
     fn suite_boards() -> Vec<Board> {
         let mut boards = Vec::new();
         for (file, chess960, take) in [("perft.epd", false, 200), ("perft960.epd", true, 60)] {
-            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../tests/data")
-                .join(file);
-            let text = std::fs::read_to_string(&path).unwrap();
-            for line in text.lines().take(take) {
-                let fen = line.split(';').next().unwrap_or("").trim();
-                let Ok(mut board) = Board::from_fen(fen, chess960) else {
-                    continue;
-                };
+            for mut board in crate::perft::suite_positions(file, chess960, take) {
                 for ply in 0..6 {
                     boards.push(board.clone());
                     let moves = board.legal_moves();
