@@ -10,7 +10,7 @@
 
 use crate::history::{ContinuationRows, History};
 use crate::params::SEE_VALUES;
-use pychess_core::{attacks, Bitboard, Board, Color, Move, MoveList, Role, Square};
+use pychess_core::{attacks, Bitboard, Board, Color, Move, MoveList, Role};
 
 /// Room for the moves of a position the engine searches (a valid one has at most 218).
 const MAX_MOVES: usize = 256;
@@ -96,12 +96,7 @@ pub fn see(board: &Board, m: Move, threshold: i32) -> bool {
     }
     let mut occupied = board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
     if m.is_en_passant() {
-        let victim = if board.turn().is_white() {
-            to.index() - 8
-        } else {
-            to.index() + 8
-        };
-        occupied = occupied.without(Square::new(victim as u8));
+        occupied = occupied.without(m.en_passant_victim());
     }
     let bishops = board.by_role(Role::Bishop) | board.by_role(Role::Queen);
     let rooks = board.by_role(Role::Rook) | board.by_role(Role::Queen);

@@ -54,7 +54,7 @@ impl Board {
         let role = self.role_at(m.from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
         if self.promoted.nonempty() || m.promotion().is_some() {
-            self.move_promoted_marks(m, us, self.promoted.contains(m.from));
+            self.move_promoted_marks(m, self.promoted.contains(m.from));
         }
         match m.kind {
             MoveKind::Castle => {
@@ -68,7 +68,7 @@ impl Board {
                 self.put(m.castle_rook_target(), rook);
             }
             MoveKind::EnPassant => {
-                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let victim = m.en_passant_victim();
                 self.remove(
                     victim,
                     Piece {
@@ -151,7 +151,7 @@ impl Board {
         let moved_promoted = self.promoted.contains(m.from);
         let captured_promoted = self.promoted.contains(m.to);
         if self.promoted.nonempty() || m.promotion().is_some() {
-            self.move_promoted_marks(m, us, moved_promoted);
+            self.move_promoted_marks(m, moved_promoted);
         }
         match m.kind {
             MoveKind::Castle => {
@@ -171,7 +171,7 @@ impl Board {
                 self.put(m.castle_rook_target(), rook);
             }
             MoveKind::EnPassant => {
-                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let victim = m.en_passant_victim();
                 // On a regular board an enemy pawn; python-chess removes whatever is there.
                 if let Some(piece) = self.piece_at(victim) {
                     self.remove(victim, piece);
@@ -260,7 +260,7 @@ impl Board {
     /// the move empties or fills lose theirs, and the destination gets one if the piece was
     /// promoted or promotes now. Rare, so kept out of the common path.
     #[cold]
-    fn move_promoted_marks(&mut self, m: Move, us: Color, moved_promoted: bool) {
+    fn move_promoted_marks(&mut self, m: Move, moved_promoted: bool) {
         let mut touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
         match m.kind {
             MoveKind::Castle => {
@@ -269,7 +269,7 @@ impl Board {
                     .with(m.castle_rook_target());
             }
             MoveKind::EnPassant => {
-                touched = touched.with(Square::new((m.to.index() as i8 - us.forward()) as u8));
+                touched = touched.with(m.en_passant_victim());
             }
             _ => {}
         }
@@ -354,7 +354,7 @@ impl Board {
                 (rook, Role::Rook, occupied, from | to)
             }
             MoveKind::EnPassant => {
-                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let victim = m.en_passant_victim();
                 let occupied = (self.occupied() & !from).without(victim) | to;
                 (m.to, Role::Pawn, occupied, from)
             }
@@ -370,7 +370,7 @@ impl Board {
             return true;
         }
         // A discovered check: one of the sliders that stayed, seen through the new occupancy.
-        let ours = self.by_color(us) & !moved & !to;
+        let ours = self.by_color(us) & !moved;
         (attacks::rook(king, occupied) & self.rook_like() & ours).nonempty()
             || (attacks::bishop(king, occupied) & self.bishop_like() & ours).nonempty()
     }
@@ -446,6 +446,7 @@ mod tests {
             walk(&Board::from_fen(fen, false).unwrap(), 3);
         }
     }
+
     /// `gives_check` answers what playing the move and asking `is_check` answers, for every
     /// pseudo-legal move three plies into the perft suites (standard and Chess960), and the
     /// walk meets each way a check arises: directly, discovered, by a castling rook, by a

@@ -421,7 +421,7 @@ impl Board {
         let to = Bitboard::from_square(m.to);
         let (captured, king_sq) = match m.kind {
             MoveKind::EnPassant => {
-                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let victim = m.en_passant_victim();
                 (Bitboard::from_square(victim), king)
             }
             _ => (to, if m.from == king { m.to } else { king }),

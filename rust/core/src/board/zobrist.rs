@@ -145,7 +145,7 @@ impl Board {
         key ^= piece_square_key(mover, m.from);
         match m.kind {
             MoveKind::EnPassant => {
-                let victim = Square::new((m.to.index() as i8 - us.forward()) as u8);
+                let victim = m.en_passant_victim();
                 let pawn = Piece {
                     color: !us,
                     role: Role::Pawn,

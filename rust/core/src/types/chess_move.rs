@@ -98,6 +98,13 @@ impl Move {
         Square::from_coords(file, self.from.rank())
     }
 
+    /// The pawn an en-passant capture takes: beside the capturing pawn, on the file it
+    /// moves to.
+    #[inline]
+    pub const fn en_passant_victim(self) -> Square {
+        Square::from_coords(self.to.file(), self.from.rank())
+    }
+
     /// The square the rook lands on when castling (the f- or d-file of its rank).
     #[inline]
     pub const fn castle_rook_target(self) -> Square {
