@@ -211,6 +211,18 @@ def test_pipeline_end_to_end(
     again = tmp_path / "again.nnue"
     assert nnue_train.main([*argv[:2], str(again), *argv[3:], "--curve", str(curve)]) == 0
     assert again.read_bytes() == net_path.read_bytes()
+    # Training goes on from a file: it reads back to the same bytes, and a run from it starts
+    # at the loss the first run ended with (up to quantisation), at its width.
+    assert nnue_train.Network.read(net_path).quantised() == net_path.read_bytes()
+    on = tmp_path / "on.nnue"
+    argv_on = [str(data), "--out", str(on), "--init", str(net_path), "--epochs", "1"]
+    argv_on += ["--seed", "8", "--threads", "2", "--lr", "0.001", "--batch", "128", "--wdl", "0"]
+    on_curve = tmp_path / "on.csv"
+    assert nnue_train.main([*argv_on, "--curve", str(on_curve)]) == 0
+    start = float(on_curve.read_text().splitlines()[1].split(",")[2])
+    assert start == pytest.approx(losses[-1], rel=0.02), (start, losses)
+    assert struct.unpack_from("<I", on.read_bytes(), 8) == (16,)
+    assert nnue_train.main([*argv_on, "--hidden", "32"]) == 2
     # The file's evaluations spread (the network is not constant) and follow the labels.
     fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:300]]
     ints = np.array([engine_integer_eval(net_path.read_bytes(), pychess_rs.Board(f)) for f in fens])

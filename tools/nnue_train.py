@@ -25,6 +25,8 @@ of the data validates. Loss: mean squared error between ``sigmoid(o)`` and
 engine's ``PCNN`` file. Every epoch's losses go to ``--curve`` (CSV; the Rust trainer writes
 an SVG plot beside it, the PyTorch path a PNG when matplotlib is installed). Both paths are
 reproducible from ``--seed`` (a GPU's atomic additions may change the last bits).
+``--init NET`` trains on from a network file instead of random weights (its width and
+activation), for instance the built-in network on newer or better-labelled data.
 """
 
 from __future__ import annotations
@@ -142,6 +144,34 @@ class Network:
             "ob": np.zeros(1, dtype=np.float32),
         }
 
+    @classmethod
+    def read(cls, path: Path) -> Network:
+        """The float network a ``PCNN`` file was quantised from, up to rounding (to train on
+        from it); refuses a file whose scales are not this trainer's."""
+        raw = path.read_bytes()
+        if len(raw) < 24 or raw[:4] != b"PCNN":
+            raise ValueError(f"{path}: not a PCNN network file")
+        version, hidden, qa, qb, scale = struct.unpack_from("<5I", raw, 4)
+        names = {v: k for k, v in VERSIONS.items()}
+        if version not in names or not 1 <= hidden <= 4096:
+            raise ValueError(f"{path}: version {version}, width {hidden} is not a network here")
+        if (qa, qb, scale) != (QA, QB, SCALE):
+            trainer = (QA, QB, SCALE)
+            raise ValueError(f"{path}: scales {(qa, qb, scale)}, not the trainer's {trainer}")
+        if len(raw) != 24 + 2 * (INPUTS * hidden + 3 * hidden) + 4:
+            raise ValueError(f"{path}: {len(raw)} bytes is not a {hidden}-wide network")
+        weights = np.frombuffer(raw, dtype="<i2", offset=24, count=INPUTS * hidden + 3 * hidden)
+        net = cls(hidden, np.random.default_rng(0), names[version])
+        split_at = INPUTS * hidden
+        (output_bias,) = struct.unpack_from("<i", raw, len(raw) - 4)
+        net.params = {
+            "fw": (weights[:split_at] / QA).astype(np.float32).reshape(INPUTS, hidden),
+            "fb": (weights[split_at : split_at + hidden] / QA).astype(np.float32),
+            "ow": (weights[split_at + hidden :] / QB).astype(np.float32),
+            "ob": np.array([output_bias / (QA * QB)], dtype=np.float32),
+        }
+        return net
+
     def quantised(self) -> bytes:
         """The network in the engine's file format (``PCNN`` version 1, or 2 for SCReLU)."""
         p = self.params
@@ -224,9 +254,11 @@ def train_torch(
     lr_decay: float = 1.0,
     mirror: bool = False,
     activation: str = "crelu",
+    init: Network | None = None,
     log=print,
 ) -> tuple[Network, list[tuple[int, float, float]]]:
-    """``train`` in PyTorch on ``device``; the numpy ``Network`` it returns holds the result."""
+    """``train`` in PyTorch on ``device``, from ``init`` when given (its width and
+    activation win); the numpy ``Network`` it returns holds the result."""
     import torch
     import torch.nn.functional as F
 
@@ -244,7 +276,8 @@ def train_torch(
 
     train_set, valid_set = tensors(training), tensors(validating)
     rng = np.random.default_rng(seed)
-    start = Network(hidden, rng, activation)
+    start = init or Network(hidden, rng, activation)
+    hidden, activation = start.hidden, start.activation
     power = 2 if activation == "screlu" else 1
     # Row INPUTS is the padding feature: embedding_bag leaves it out of sums and gradients.
     fw = torch.zeros(INPUTS + 1, hidden)
@@ -327,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path, nargs="+", help="NNUE record files (32-byte records)")
     parser.add_argument("--format", choices=("bullet", "marlin"), default="bullet")
     parser.add_argument("--out", type=Path, required=True, help="the network file to write")
-    parser.add_argument("--hidden", type=int, default=128, help="N, hidden width per side")
+    parser.add_argument(
+        "--hidden", type=int, help="N, hidden width per side (default 128, or --init's)"
+    )
+    parser.add_argument("--init", type=Path, help="train on from this network file")
     parser.add_argument(
         "--activation", choices=tuple(VERSIONS), default="crelu", help="the hidden activation"
     )
@@ -349,10 +385,12 @@ def main(argv: list[str] | None = None) -> int:
         "--mirror", action="store_true", help="also train on each position mirrored a<->h"
     )
     args = parser.parse_args(argv)
-    if not 1 <= args.hidden <= 4096:
+    if args.hidden is not None and not 1 <= args.hidden <= 4096:
         parser.error("--hidden must be in 1..4096")
     if not args.device:
-        flags = ["--format", args.format, "--out", args.out, "--hidden", args.hidden]
+        flags = ["--format", args.format, "--out", args.out]
+        flags += ["--hidden", args.hidden] if args.hidden is not None else []
+        flags += ["--init", args.init] if args.init else []
         flags += ["--activation", args.activation]
         flags += ["--epochs", args.epochs, "--batch", args.batch, "--lr", args.lr]
         flags += ["--wdl", args.wdl, "--validation", args.validation, "--seed", args.seed]
@@ -362,6 +400,10 @@ def main(argv: list[str] | None = None) -> int:
         command = [rust_trainer(), *map(str, flags), *map(str, args.data)]
         return subprocess.run(command).returncode
     try:
+        init = Network.read(args.init) if args.init else None
+        if init and args.hidden not in (None, init.hidden):
+            wide = f"{init.hidden} wide, not --hidden {args.hidden}"
+            raise ValueError(f"--init {args.init} is {wide}")
         parts = [read_records(path, args.format) for path in args.data]
     except (OSError, ValueError) as e:
         print(f"nnue_train: {e}", file=sys.stderr)
@@ -371,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         net, curve = train_torch(
             data,
             device=args.device,
-            hidden=args.hidden,
+            hidden=args.hidden or 128,
             epochs=args.epochs,
             batch=args.batch,
             lr=args.lr,
@@ -381,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             lr_decay=args.lr_decay,
             mirror=args.mirror,
             activation=args.activation,
+            init=init,
         )
     except ValueError as e:
         print(f"nnue_train: {e}", file=sys.stderr)

@@ -5,6 +5,7 @@
 //!   --out PATH        the network file to write (the engine's format; EvalFile loads it)
 //!   --format F        bullet (default) or marlin: the records' layout
 //!   --hidden N        hidden width per perspective (default 128)
+//!   --init NET        train on from this network file (its width and activation)
 //!   --activation A    crelu (default: clamp(x, 0, 1)) or screlu (its square)
 //!   --epochs E        passes over the training positions (default 10)
 //!   --batch B         positions per step (default 1024)
@@ -24,6 +25,7 @@
 use pychess_engine::nnue::Activation;
 use pychess_nnue_trainer::curve;
 use pychess_nnue_trainer::data::Positions;
+use pychess_nnue_trainer::model::FloatNetwork;
 use pychess_nnue_trainer::train::{train, Epoch, Event, Settings};
 use pychess_training_data::NnueFormat;
 use std::path::PathBuf;
@@ -51,6 +53,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     };
     let (mut format, mut validation) = (NnueFormat::Bullet, 0.1);
     let (mut out, mut curve, mut files) = (None, None, Vec::new());
+    let (mut init, mut width_given) = (None, false);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
@@ -61,7 +64,11 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 format = NnueFormat::parse(&name)
                     .ok_or_else(|| format!("--format: {name:?} is not bullet or marlin"))?;
             }
-            "--hidden" => settings.hidden = parse(&arg, &value()?)?,
+            "--hidden" => {
+                settings.hidden = parse(&arg, &value()?)?;
+                width_given = true;
+            }
+            "--init" => init = Some(PathBuf::from(value()?)),
             "--activation" => {
                 let name = value()?;
                 settings.activation = Activation::parse(&name)
@@ -80,6 +87,23 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag:?}")),
             file => files.push(PathBuf::from(file)),
         }
+    }
+    if let Some(path) = init {
+        let net = pychess_engine::nnue::Network::load(&path)
+            .map_err(|e| format!("--init {}: {e}", path.display()))?;
+        let net = FloatNetwork::from_network(&net)
+            .map_err(|e| format!("--init {}: {e}", path.display()))?;
+        if width_given && net.layout.hidden != settings.hidden {
+            return Err(format!(
+                "--init {} is {} wide, not --hidden {}",
+                path.display(),
+                net.layout.hidden,
+                settings.hidden
+            ));
+        }
+        settings.hidden = net.layout.hidden;
+        settings.activation = net.activation;
+        settings.init = Some(net);
     }
     if !(1..=pychess_engine::nnue::MAX_HIDDEN).contains(&settings.hidden) {
         return Err(format!(

@@ -116,6 +116,38 @@ impl FloatNetwork {
         }
     }
 
+    /// The float network an engine network was quantised from, up to rounding: the
+    /// inverse of [`FloatNetwork::quantised`], so that training can go on from a shipped
+    /// network.
+    ///
+    /// # Errors
+    /// For a network whose scales are not the trainer's ([`QA`], [`QB`], [`SCALE`]).
+    pub fn from_network(net: &Network) -> Result<FloatNetwork, String> {
+        if net.scales() != (QA, QB, SCALE) {
+            return Err(format!(
+                "the network's scales (QA, QB, SCALE) are {:?}, not the trainer's {:?}",
+                net.scales(),
+                (QA, QB, SCALE)
+            ));
+        }
+        let (feature_weights, feature_bias, output_weights, output_bias) = net.weights();
+        fn scaled(values: &[i16], scale: i32) -> impl Iterator<Item = f32> + '_ {
+            values.iter().map(move |&v| f32::from(v) / scale as f32)
+        }
+        let params = scaled(feature_weights, QA)
+            .chain(scaled(feature_bias, QA))
+            .chain(scaled(output_weights, QB))
+            .chain(std::iter::once(output_bias as f32 / (QA * QB) as f32))
+            .collect();
+        Ok(FloatNetwork {
+            layout: Layout {
+                hidden: net.hidden(),
+            },
+            activation: net.activation(),
+            params,
+        })
+    }
+
     /// The same network with another activation.
     #[must_use]
     pub fn with_activation(mut self, activation: Activation) -> FloatNetwork {
@@ -361,6 +393,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_network_read_back_quantises_to_itself() {
+        for activation in Activation::ALL {
+            let net = FloatNetwork::new(16, &mut SplitMix64::new(3)).with_activation(activation);
+            let engine = net.quantised().unwrap();
+            let back = FloatNetwork::from_network(&engine).unwrap();
+            assert_eq!(back.activation, activation);
+            assert_eq!(back.layout, net.layout);
+            let worst = net
+                .params
+                .iter()
+                .zip(&back.params)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            // Half a quantisation step of the coarsest scale, QB.
+            assert!(worst <= 0.5 / QB as f32 + 1e-6, "{worst}");
+            assert_eq!(back.quantised().unwrap(), engine);
+        }
+        let mut other = FloatNetwork::new(4, &mut SplitMix64::new(3))
+            .quantised()
+            .unwrap()
+            .to_bytes();
+        other[16] = 32; // QB
+        let other = Network::from_bytes(&other).unwrap();
+        assert!(FloatNetwork::from_network(&other)
+            .unwrap_err()
+            .contains("scales"));
     }
 
     #[test]

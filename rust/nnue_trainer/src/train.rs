@@ -37,6 +37,9 @@ pub struct Settings {
     pub seed: u64,
     /// Threads (at least one is used).
     pub threads: usize,
+    /// Train on from this network instead of random weights (its width and activation
+    /// override `hidden` and `activation`).
+    pub init: Option<FloatNetwork>,
 }
 
 impl Default for Settings {
@@ -52,6 +55,7 @@ impl Default for Settings {
             mirror: false,
             seed: 0,
             threads: 1,
+            init: None,
         }
     }
 }
@@ -146,7 +150,9 @@ pub fn train(
 ) -> (FloatNetwork, Vec<Epoch>) {
     let threads = settings.threads.max(1);
     let mut rng = SplitMix64::new(settings.seed);
-    let mut net = FloatNetwork::new(settings.hidden, &mut rng).with_activation(settings.activation);
+    // The random start draws from `rng` either way, so a seed orders the epochs alike.
+    let random = FloatNetwork::new(settings.hidden, &mut rng).with_activation(settings.activation);
+    let mut net = settings.init.clone().unwrap_or(random);
     let len = net.layout.len();
     let goals: Vec<f32> = (0..training.len())
         .map(|i| target(training.score(i), training.result(i), settings.wdl))
@@ -162,7 +168,7 @@ pub fn train(
     let mut workers: Vec<Worker> = (0..threads)
         .map(|_| Worker {
             grad: vec![0.0; len],
-            scratch: Scratch::new(settings.hidden),
+            scratch: Scratch::new(net.layout.hidden),
             loss: 0.0,
         })
         .collect();
@@ -328,6 +334,39 @@ mod tests {
         assert!(
             alone < before / 10.0,
             "one thread: validation loss {before} -> {alone}"
+        );
+    }
+
+    #[test]
+    fn training_goes_on_from_an_initial_network() {
+        let training = material_positions(300, 1);
+        let validation = material_positions(40, 2);
+        let short = Settings {
+            epochs: 2,
+            ..settings(2)
+        };
+        let (first, epochs) = train(&training, &validation, &short, |_| {});
+        // Start where the first run ended, at a tenth of its rate, a width the settings
+        // do not say: the start is the given network and training improves on it.
+        let on = Settings {
+            hidden: 64,
+            lr: 0.001,
+            init: Some(first.clone()),
+            ..short
+        };
+        let mut start = None;
+        let (next, more) = train(&training, &validation, &on, |event| {
+            if let Event::Start { before, .. } = event {
+                start = Some(before.validation_loss);
+            }
+        });
+        assert_eq!(start, Some(mean_loss(&first, &validation, 0.0, 2)));
+        assert_eq!(next.layout, first.layout);
+        assert!(
+            more[1].validation_loss < epochs[1].validation_loss,
+            "{} then {}",
+            epochs[1].validation_loss,
+            more[1].validation_loss
         );
     }
 }

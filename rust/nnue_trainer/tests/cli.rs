@@ -128,6 +128,7 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
     let odd = dir.join("odd.bin");
     std::fs::write(&odd, [0u8; 40]).unwrap();
     let out = dir.join("net.nnue");
+    let n128 = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/n128.nnue");
     for (args, message) in [
         (vec![odd.to_str().unwrap()], "--out is required"),
         (
@@ -136,6 +137,11 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
         ),
         (vec!["--format", "pgn"], "is not bullet or marlin"),
         (vec!["--lr", "fast"], "cannot read \"fast\" as a number"),
+        (vec!["--init", odd.to_str().unwrap()], "--init"),
+        (
+            vec!["--init", n128, "--hidden", "64"],
+            "is 128 wide, not --hidden 64",
+        ),
     ] {
         let output = trainer().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");

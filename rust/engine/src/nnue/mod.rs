@@ -481,6 +481,23 @@ impl Network {
         out
     }
 
+    /// The quantised weights as [`Network::from_weights`] takes them: feature weights,
+    /// feature biases, output weights and the output bias (the trainer reads them back to
+    /// train on from this network).
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], i32) {
+        (
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+            self.output_bias,
+        )
+    }
+
+    /// The file's scales `(QA, QB, SCALE)`.
+    pub fn scales(&self) -> (i32, i32, i32) {
+        (self.qa, self.qb, self.scale)
+    }
+
     /// The hidden width `N` per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
