@@ -223,6 +223,7 @@ def test_pipeline_end_to_end(
     assert start == pytest.approx(losses[-1], rel=0.02), (start, losses)
     assert struct.unpack_from("<I", on.read_bytes(), 8) == (16,)
     assert nnue_train.main([*argv_on, "--hidden", "32"]) == 2
+    assert nnue_train.main([*argv_on, "--activation", "screlu"]) == 2
     # The file's evaluations spread (the network is not constant) and follow the labels.
     fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:300]]
     ints = np.array([engine_integer_eval(net_path.read_bytes(), pychess_rs.Board(f)) for f in fens])

@@ -365,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--init", type=Path, help="train on from this network file")
     parser.add_argument(
-        "--activation", choices=tuple(VERSIONS), default="crelu", help="the hidden activation"
+        "--activation",
+        choices=tuple(VERSIONS),
+        help="the hidden activation (default crelu, or --init's)",
     )
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=1024)
@@ -391,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         flags = ["--format", args.format, "--out", args.out]
         flags += ["--hidden", args.hidden] if args.hidden is not None else []
         flags += ["--init", args.init] if args.init else []
-        flags += ["--activation", args.activation]
+        flags += ["--activation", args.activation] if args.activation else []
         flags += ["--epochs", args.epochs, "--batch", args.batch, "--lr", args.lr]
         flags += ["--wdl", args.wdl, "--validation", args.validation, "--seed", args.seed]
         flags += ["--lr-decay", args.lr_decay] + (["--mirror"] if args.mirror else [])
@@ -404,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         if init and args.hidden not in (None, init.hidden):
             wide = f"{init.hidden} wide, not --hidden {args.hidden}"
             raise ValueError(f"--init {args.init} is {wide}")
+        if init and args.activation not in (None, init.activation):
+            act = f"{init.activation}, not --activation {args.activation}"
+            raise ValueError(f"--init {args.init} is {act}")
         parts = [read_records(path, args.format) for path in args.data]
     except (OSError, ValueError) as e:
         print(f"nnue_train: {e}", file=sys.stderr)
@@ -422,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             lr_decay=args.lr_decay,
             mirror=args.mirror,
-            activation=args.activation,
+            activation=args.activation or "crelu",
             init=init,
         )
     except ValueError as e:

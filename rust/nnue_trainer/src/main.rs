@@ -53,7 +53,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     };
     let (mut format, mut validation) = (NnueFormat::Bullet, 0.1);
     let (mut out, mut curve, mut files) = (None, None, Vec::new());
-    let (mut init, mut width_given) = (None, false);
+    let (mut init, mut width_given, mut activation_given) = (None, false, false);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
@@ -73,6 +73,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 let name = value()?;
                 settings.activation = Activation::parse(&name)
                     .ok_or_else(|| format!("--activation: {name:?} is not crelu or screlu"))?;
+                activation_given = true;
             }
             "--epochs" => settings.epochs = parse(&arg, &value()?)?,
             "--batch" => settings.batch = parse(&arg, &value()?)?,
@@ -99,6 +100,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 path.display(),
                 net.layout.hidden,
                 settings.hidden
+            ));
+        }
+        if activation_given && net.activation != settings.activation {
+            return Err(format!(
+                "--init {} is {}, not --activation {}",
+                path.display(),
+                net.activation.name(),
+                settings.activation.name()
             ));
         }
         settings.hidden = net.layout.hidden;

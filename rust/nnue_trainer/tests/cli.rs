@@ -142,6 +142,10 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
             vec!["--init", n128, "--hidden", "64"],
             "is 128 wide, not --hidden 64",
         ),
+        (
+            vec!["--init", n128, "--activation", "screlu"],
+            "is crelu, not --activation screlu",
+        ),
     ] {
         let output = trainer().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
