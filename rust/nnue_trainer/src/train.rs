@@ -150,9 +150,10 @@ pub fn train(
 ) -> (FloatNetwork, Vec<Epoch>) {
     let threads = settings.threads.max(1);
     let mut rng = SplitMix64::new(settings.seed);
-    // The random start draws from `rng` either way, so a seed orders the epochs alike.
-    let random = FloatNetwork::new(settings.hidden, &mut rng).with_activation(settings.activation);
-    let mut net = settings.init.clone().unwrap_or(random);
+    let mut net = match &settings.init {
+        Some(init) => init.clone(),
+        None => FloatNetwork::new(settings.hidden, &mut rng).with_activation(settings.activation),
+    };
     let len = net.layout.len();
     let goals: Vec<f32> = (0..training.len())
         .map(|i| target(training.score(i), training.result(i), settings.wdl))
