@@ -605,21 +605,21 @@ class UciSession:
         path = str(self._values["eval_file"])
         use_nnue = bool(self._values["use_nnue"])
         try:
-            hidden = self._searcher.set_eval_file(path or None, use_nnue=use_nnue)
+            shape = self._searcher.set_eval_file(path or None, use_nnue=use_nnue)
         except ValueError as e:
-            hidden = self._searcher.set_eval_file(None)
+            shape = self._searcher.set_eval_file(None)
             self._values["eval_file"] = ""
             self._say(
                 f"EvalFile {path!r} cannot be loaded ({e}); using the built-in network"
-                f" {BUILTIN_NETWORK} (768->{hidden}x2->1)"
+                f" {BUILTIN_NETWORK} ({shape})"
             )
             return
         if not use_nnue:
             self._say("using the hand-written evaluation")
         elif path:
-            self._say(f"loaded network {path} (768->{hidden}x2->1)")
+            self._say(f"loaded network {path} ({shape})")
         else:
-            self._say(f"using the built-in network {BUILTIN_NETWORK} (768->{hidden}x2->1)")
+            self._say(f"using the built-in network {BUILTIN_NETWORK} ({shape})")
 
     def _open_book(self) -> None:
         """Opens ``BookFile`` (closing the book before); a book that cannot be read is

@@ -27,15 +27,21 @@ from pychess_rs.uci import UciSession
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
-def random_network(path: Path, hidden: int = 16, seed: int = 1, version: int = 1) -> Path:
+def random_network(
+    path: Path, hidden: int = 16, seed: int = 1, version: int = 1, buckets: int = 1
+) -> Path:
     """A network file of random small weights in the engine's format (PCNN version 1:
-    clipped ReLU; 2: its square)."""
+    clipped ReLU; 2: its square; with ``buckets`` > 1, version 3 with that many output heads
+    and the clipped ReLU)."""
     rng = random.Random(seed)
     values = [rng.randint(-60, 60) for _ in range(768 * hidden)]
     values += [rng.randint(-100, 100) for _ in range(hidden)]
-    values += [rng.randint(-100, 100) for _ in range(2 * hidden)]
+    values += [rng.randint(-100, 100) for _ in range(2 * hidden * buckets)]
     header = b"PCNN" + struct.pack("<5I", version, hidden, 255, 64, 400)
-    path.write_bytes(header + struct.pack(f"<{len(values)}h", *values) + struct.pack("<i", 0))
+    if buckets > 1:
+        header = b"PCNN" + struct.pack("<7I", 3, hidden, 255, 64, 400, 1, buckets)
+    biases = struct.pack(f"<{buckets}i", *(rng.randint(-9999, 9999) for _ in range(buckets)))
+    path.write_bytes(header + struct.pack(f"<{len(values)}h", *values) + biases)
     return path
 
 
@@ -69,6 +75,10 @@ def test_uci_eval_file_loads_and_changes_the_evaluation(tmp_path: Path) -> None:
     plain = session(go)
     lines = session(f"setoption name EvalFile value {net}\n{go}")
     assert f"info string loaded network {net} (768->16x2->1)" in lines
+    bucketed = random_network(tmp_path / "heads.nnue", buckets=8)
+    with_heads = session(f"setoption name EvalFile value {bucketed}\n{go}")
+    assert f"info string loaded network {bucketed} (768->16x2->1, 8 output buckets)" in with_heads
+    assert with_heads[-1].split()[1] in {m.uci() for m in pychess_rs.Board(KIWIPETE).legal_moves}
     scores = [
         [int(m.group(1)) for line in out if (m := re.search(r" score cp (-?\d+)", line))]
         for out in (plain, lines)
@@ -84,7 +94,8 @@ def test_uci_eval_file_loads_and_changes_the_evaluation(tmp_path: Path) -> None:
         (None, "cannot read network file"),
         (b"PCNN", "shorter than the 24-byte header"),
         (b"XXXX" + bytes(20), "the magic is not PCNN"),
-        (b"PCNN" + struct.pack("<5I", 3, 16, 255, 64, 400), "version 3 is not supported"),
+        (b"PCNN" + struct.pack("<5I", 4, 16, 255, 64, 400), "version 4 is not supported"),
+        (b"PCNN" + struct.pack("<7I", 3, 16, 255, 64, 400, 1, 0), "output buckets 0 is outside"),
         (b"PCNN" + struct.pack("<5I", 1, 16, 255, 64, 400) + bytes(10), "its header says"),
     ],
 )
@@ -224,6 +235,22 @@ def test_pipeline_end_to_end(
     assert struct.unpack_from("<I", on.read_bytes(), 8) == (16,)
     assert nnue_train.main([*argv_on, "--hidden", "32"]) == 2
     assert nnue_train.main([*argv_on, "--activation", "screlu"]) == 2
+    # Output buckets: the one head becomes four copies (the start loss is unchanged) and the
+    # file is version 3 with four heads, which the engine loads and the PyTorch path refuses.
+    heads = tmp_path / "heads.nnue"
+    heads_curve = tmp_path / "heads.csv"
+    argv_heads = [*argv_on[:2], str(heads), *argv_on[3:], "--buckets", "4"]
+    assert nnue_train.main([*argv_heads, "--curve", str(heads_curve)]) == 0
+    heads_start = float(heads_curve.read_text().splitlines()[1].split(",")[2])
+    assert heads_start == pytest.approx(start, rel=1e-6)
+    assert struct.unpack_from("<5I", heads.read_bytes(), 4)[0] == 3
+    assert struct.unpack_from("<2I", heads.read_bytes(), 24) == (1, 4)
+    lines = session(f"setoption name EvalFile value {heads}\nposition startpos\ngo depth 3\n")
+    assert f"info string loaded network {heads} (768->16x2->1, 4 output buckets)" in lines
+    with pytest.raises(ValueError, match="output buckets"):
+        nnue_train.Network.read(heads)
+    with pytest.raises(SystemExit):
+        nnue_train.main([*argv_heads, "--device", "cpu"])
     # The file's evaluations spread (the network is not constant) and follow the labels.
     fens = [r.fen for r in training_data.read_nnue(data, "bullet")[:300]]
     ints = np.array([engine_integer_eval(net_path.read_bytes(), pychess_rs.Board(f)) for f in fens])

@@ -27,6 +27,8 @@ an SVG plot beside it, the PyTorch path a PNG when matplotlib is installed). Bot
 reproducible from ``--seed`` (a GPU's atomic additions may change the last bits).
 ``--init NET`` trains on from a network file instead of random weights (its width and
 activation), for instance the built-in network on newer or better-labelled data.
+``--buckets B`` gives the network B output heads chosen by the piece count (file version
+3; a one-head ``--init`` network starts with B copies of its head): the Rust trainer only.
 """
 
 from __future__ import annotations
@@ -153,6 +155,9 @@ class Network:
             raise ValueError(f"{path}: not a PCNN network file")
         version, hidden, qa, qb, scale = struct.unpack_from("<5I", raw, 4)
         names = {v: k for k, v in VERSIONS.items()}
+        if version == 3:
+            heads = "a network with output buckets (version 3)"
+            raise ValueError(f"{path}: {heads}; train on from it with the Rust trainer")
         if version not in names or not 1 <= hidden <= 4096:
             raise ValueError(f"{path}: version {version}, width {hidden} is not a network here")
         if (qa, qb, scale) != (QA, QB, SCALE):
@@ -369,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=tuple(VERSIONS),
         help="the hidden activation (default crelu, or --init's)",
     )
+    parser.add_argument(
+        "--buckets", type=int, help="output heads by piece count (default 1, or --init's)"
+    )
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=0.001, help="Adam step")
@@ -394,6 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         flags += ["--hidden", args.hidden] if args.hidden is not None else []
         flags += ["--init", args.init] if args.init else []
         flags += ["--activation", args.activation] if args.activation else []
+        flags += ["--buckets", args.buckets] if args.buckets is not None else []
         flags += ["--epochs", args.epochs, "--batch", args.batch, "--lr", args.lr]
         flags += ["--wdl", args.wdl, "--validation", args.validation, "--seed", args.seed]
         flags += ["--lr-decay", args.lr_decay] + (["--mirror"] if args.mirror else [])
@@ -401,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         flags += ["--curve", args.curve] if args.curve else []
         command = [rust_trainer(), *map(str, flags), *map(str, args.data)]
         return subprocess.run(command).returncode
+    if args.buckets not in (None, 1):
+        parser.error("--buckets: output heads are trained by the Rust trainer only (no --device)")
     try:
         init = Network.read(args.init) if args.init else None
         if init and args.hidden not in (None, init.hidden):

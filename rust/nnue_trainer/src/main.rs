@@ -7,6 +7,8 @@
 //!   --hidden N        hidden width per perspective (default 128)
 //!   --init NET        train on from this network file (its width and activation)
 //!   --activation A    crelu (default: clamp(x, 0, 1)) or screlu (its square)
+//!   --buckets B       output heads chosen by piece count (default 1, or --init's); a
+//!                     one-head --init network is spread over B copies of its head
 //!   --epochs E        passes over the training positions (default 10)
 //!   --batch B         positions per step (default 1024)
 //!   --lr R            Adam's learning rate (default 0.001)
@@ -54,6 +56,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     let (mut format, mut validation) = (NnueFormat::Bullet, 0.1);
     let (mut out, mut curve, mut files) = (None, None, Vec::new());
     let (mut init, mut width_given, mut activation_given) = (None, false, false);
+    let mut buckets = None;
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
@@ -75,6 +78,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                     .ok_or_else(|| format!("--activation: {name:?} is not crelu or screlu"))?;
                 activation_given = true;
             }
+            "--buckets" => buckets = Some(parse(&arg, &value()?)?),
             "--epochs" => settings.epochs = parse(&arg, &value()?)?,
             "--batch" => settings.batch = parse(&arg, &value()?)?,
             "--lr" => settings.lr = parse(&arg, &value()?)?,
@@ -110,9 +114,24 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 settings.activation.name()
             ));
         }
+        let net = match buckets {
+            Some(buckets) => net
+                .with_buckets(buckets)
+                .map_err(|e| format!("--init {} --buckets {buckets}: {e}", path.display()))?,
+            None => net,
+        };
         settings.hidden = net.layout.hidden;
         settings.activation = net.activation;
+        settings.buckets = net.layout.buckets;
         settings.init = Some(net);
+    } else if let Some(buckets) = buckets {
+        if !(1..=pychess_engine::nnue::MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "--buckets must be in 1..={}",
+                pychess_engine::nnue::MAX_BUCKETS
+            ));
+        }
+        settings.buckets = buckets;
     }
     if !(1..=pychess_engine::nnue::MAX_HIDDEN).contains(&settings.hidden) {
         return Err(format!(
@@ -164,13 +183,15 @@ fn run(o: &Options) -> Result<(), String> {
     let mut training = Positions::read_files(&o.files, o.format, o.settings.threads)?;
     let validation = training.split_off_validation(o.validation)?;
     println!(
-        "read {} positions in {:.1} s: {} training, {} validation; 768->{}x2->1 {}, {} threads",
+        "read {} positions in {:.1} s: {} training, {} validation; 768->{}x2->1 {}, {} output \
+         bucket(s), {} threads",
         training.len() + validation.len(),
         started.elapsed().as_secs_f64(),
         training.len(),
         validation.len(),
         o.settings.hidden,
         o.settings.activation.name(),
+        o.settings.buckets,
         o.settings.threads,
     );
     let mut last_line = Instant::now();

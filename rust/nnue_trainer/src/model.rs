@@ -2,15 +2,19 @@
 //! engine's integer network.
 //!
 //! All parameters live in one vector, `[feature weights (768 x N, input-major) | feature
-//! biases (N) | output weights (2N, the side to move's half first) | output bias]`, so that
-//! gradients, Adam's moments and the clipping are plain loops over one slice.
+//! biases (N) | output weights (B heads of 2N, the side to move's half first) | output
+//! biases (B)]`, so that gradients, Adam's moments and the clipping are plain loops over
+//! one slice. A position is scored by the head its piece count names (the engine's
+//! `output_bucket`), so only that head learns from it.
 //!
 //! The float network's output `o` is the evaluation in units of `SCALE` centipawns; the
 //! loss of a position is `(sigmoid(o) - target)^2` with
 //! `target = (1 - wdl) * sigmoid(score / SCALE) + wdl * result`.
 
 use crate::data::{mirrored, Inputs, NO_INPUT};
-use pychess_engine::nnue::{Activation, Network, NetworkError, INPUTS, QA, QB, SCALE};
+use pychess_engine::nnue::{
+    output_bucket, Activation, Network, NetworkError, INPUTS, MAX_BUCKETS, QA, QB, SCALE,
+};
 use pychess_ml::batch::SplitMix64;
 
 /// Every weight is kept in `[-CLIP, CLIP]`: 32 inputs of 1.98 x 255 plus a bias stay below
@@ -30,11 +34,13 @@ pub fn target(score: f32, result: f32, wdl: f32) -> f32 {
     (1.0 - wdl) * sigmoid(score / SCALE as f32) + wdl * result
 }
 
-/// Where each part of the parameter vector starts, for hidden width `N`.
+/// Where each part of the parameter vector starts, for hidden width `N` and `B` heads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// `N`.
     pub hidden: usize,
+    /// `B`, the output heads.
+    pub buckets: usize,
 }
 
 impl Layout {
@@ -46,13 +52,17 @@ impl Layout {
     pub fn output_weights(self) -> usize {
         self.feature_bias() + self.hidden
     }
-    /// The output bias's offset.
+    /// The first of head `bucket`'s `2N` output weights.
+    pub fn head(self, bucket: usize) -> usize {
+        self.output_weights() + 2 * self.hidden * bucket
+    }
+    /// The output biases' offset.
     pub fn output_bias(self) -> usize {
-        self.output_weights() + 2 * self.hidden
+        self.head(self.buckets)
     }
     /// Parameters in all.
     pub fn len(self) -> usize {
-        self.output_bias() + 1
+        self.output_bias() + self.buckets
     }
     /// Never: a network has at least its output bias.
     pub fn is_empty(self) -> bool {
@@ -99,7 +109,7 @@ impl FloatNetwork {
     /// A network of width `hidden` with random weights from `rng`: feature weights of
     /// spread `1/sqrt(32)` (about 30 inputs are on), output weights `1/sqrt(2N)`, biases 0.
     pub fn new(hidden: usize, rng: &mut SplitMix64) -> FloatNetwork {
-        let layout = Layout { hidden };
+        let layout = Layout { hidden, buckets: 1 };
         let mut params = vec![0.0; layout.len()];
         let spread = 1.0 / 32f32.sqrt();
         for w in &mut params[..layout.feature_bias()] {
@@ -137,11 +147,12 @@ impl FloatNetwork {
         let params = scaled(feature_weights, QA)
             .chain(scaled(feature_bias, QA))
             .chain(scaled(output_weights, QB))
-            .chain(std::iter::once(output_bias as f32 / (QA * QB) as f32))
+            .chain(output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32))
             .collect();
         Ok(FloatNetwork {
             layout: Layout {
                 hidden: net.hidden(),
+                buckets: net.buckets(),
             },
             activation: net.activation(),
             params,
@@ -153,6 +164,46 @@ impl FloatNetwork {
     pub fn with_activation(mut self, activation: Activation) -> FloatNetwork {
         self.activation = activation;
         self
+    }
+
+    /// The same network with `buckets` output heads, each a copy of its one head (so that
+    /// it evaluates as before and training then lets the heads part ways).
+    ///
+    /// # Errors
+    /// For a count outside `1..=MAX_BUCKETS`, or a network that already has several heads
+    /// and not that many.
+    pub fn with_buckets(self, buckets: usize) -> Result<FloatNetwork, String> {
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!("output buckets must be in 1..={MAX_BUCKETS}"));
+        }
+        let l = self.layout;
+        if l.buckets == buckets {
+            return Ok(self);
+        }
+        if l.buckets != 1 {
+            return Err(format!(
+                "the network has {} output buckets, not {buckets}",
+                l.buckets
+            ));
+        }
+        let layout = Layout { buckets, ..l };
+        let mut params = self.params[..l.output_weights()].to_vec();
+        for _ in 0..buckets {
+            params.extend_from_slice(&self.params[l.head(0)..l.output_bias()]);
+        }
+        params.resize(params.len() + buckets, self.params[l.output_bias()]);
+        Ok(FloatNetwork {
+            layout,
+            params,
+            ..self
+        })
+    }
+
+    /// The head a position with these inputs (one per piece) is scored by.
+    #[inline]
+    pub fn bucket(&self, us: &Inputs) -> usize {
+        let pieces = us.iter().take_while(|&&i| i != NO_INPUT).count();
+        output_bucket(pieces, self.layout.buckets)
     }
 
     /// The activation of an accumulator value `a`, and its derivative.
@@ -180,14 +231,17 @@ impl FloatNetwork {
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
             }
         }
-        let out = &self.params[l.output_weights()..l.output_bias()];
+        let bucket = self.bucket(us);
+        let out = &self.params[l.head(bucket)..l.head(bucket + 1)];
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, w)| self.activate(a).0 * w)
                 .sum::<f32>()
         };
-        dot(&scratch.us, &out[..n]) + dot(&scratch.them, &out[n..]) + self.params[l.output_bias()]
+        dot(&scratch.us, &out[..n])
+            + dot(&scratch.them, &out[n..])
+            + self.params[l.output_bias() + bucket]
     }
 
     /// The evaluation in centipawns from the side to move's point of view.
@@ -211,14 +265,15 @@ impl FloatNetwork {
         let s = sigmoid(o);
         let err = s - goal;
         let d_out = weight * 2.0 * err * s * (1.0 - s);
-        let out = &self.params[l.output_weights()..l.output_bias()];
-        grad[l.output_bias()] += d_out;
+        let bucket = self.bucket(us);
+        let head = l.head(bucket);
+        let out = &self.params[head..head + 2 * n];
+        grad[l.output_bias() + bucket] += d_out;
         // Each perspective: the output weights' gradient, then the accumulator's (zero where
         // the activation is flat), which flows into the bias and each active input's row.
         for (half, acc, inputs) in [(0, &mut scratch.us, us), (1, &mut scratch.them, them)] {
             let w = &out[half * n..(half + 1) * n];
-            let g_out =
-                &mut grad[l.output_weights() + half * n..l.output_weights() + (half + 1) * n];
+            let g_out = &mut grad[head + half * n..head + (half + 1) * n];
             for ((g, a), w) in g_out.iter_mut().zip(acc.iter_mut()).zip(w) {
                 let (value, slope) = self.activate(*a);
                 *g += d_out * value;
@@ -237,7 +292,7 @@ impl FloatNetwork {
     }
 
     /// The engine's integer network: feature weights and biases times `QA`, output weights
-    /// times `QB`, the output bias times `QA * QB`, rounded; the same activation.
+    /// times `QB`, the output biases times `QA * QB`, rounded; the same activation and heads.
     ///
     /// # Errors
     /// Only for a width the engine refuses (above `MAX_HIDDEN`).
@@ -249,12 +304,16 @@ impl FloatNetwork {
                 .map(|v| (v * scale as f32).round().clamp(-32768.0, 32767.0) as i16)
                 .collect()
         };
-        Network::from_weights(
+        Network::from_bucketed_weights(
             l.hidden,
+            l.buckets,
             q(&self.params[..l.feature_bias()], QA),
             q(&self.params[l.feature_bias()..l.output_weights()], QA),
             q(&self.params[l.output_weights()..l.output_bias()], QB),
-            (self.params[l.output_bias()] * (QA * QB) as f32).round() as i32,
+            self.params[l.output_bias()..]
+                .iter()
+                .map(|b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
         .map(|net| net.with_activation(self.activation))
     }
@@ -321,13 +380,18 @@ mod tests {
     #[test]
     fn the_gradient_matches_finite_differences() {
         for activation in Activation::ALL {
-            gradient_matches_finite_differences(activation);
+            for buckets in [1, 4] {
+                gradient_matches_finite_differences(activation, buckets);
+            }
         }
     }
 
-    fn gradient_matches_finite_differences(activation: Activation) {
+    fn gradient_matches_finite_differences(activation: Activation, buckets: usize) {
         let positions = positions();
-        let mut net = FloatNetwork::new(8, &mut SplitMix64::new(5)).with_activation(activation);
+        let mut net = FloatNetwork::new(8, &mut SplitMix64::new(5))
+            .with_activation(activation)
+            .with_buckets(buckets)
+            .unwrap();
         // Biases that put some accumulators inside the activation's slope.
         let l = net.layout;
         net.params[l.feature_bias()..l.output_weights()].fill(0.4);
@@ -358,8 +422,8 @@ mod tests {
                 let analytic = f64::from(grad[k]);
                 assert!(
                     (numeric - analytic).abs() <= 2e-3 * numeric.abs().max(analytic.abs()) + 2e-5,
-                    "{activation:?} parameter {k} (mirror {mirror}): numeric {numeric}, \
-                     analytic {analytic}"
+                    "{activation:?} {buckets} heads, parameter {k} (mirror {mirror}): numeric \
+                     {numeric}, analytic {analytic}"
                 );
                 checked += usize::from(analytic != 0.0);
             }
@@ -370,13 +434,23 @@ mod tests {
     #[test]
     fn the_quantised_network_evaluates_like_the_float_one() {
         let positions = positions();
-        for activation in Activation::ALL {
-            let mut net =
-                FloatNetwork::new(32, &mut SplitMix64::new(11)).with_activation(activation);
+        for (activation, buckets) in Activation::ALL.into_iter().zip([1, 8]) {
+            let mut net = FloatNetwork::new(32, &mut SplitMix64::new(11))
+                .with_activation(activation)
+                .with_buckets(buckets)
+                .unwrap();
             let l = net.layout;
             net.params[l.feature_bias()..l.output_weights()].fill(0.3);
-            net.params[l.output_bias()] = 0.05;
+            // Heads that differ, so that choosing the wrong one shows.
+            let mut rng = SplitMix64::new(12);
+            for w in &mut net.params[l.head(1)..l.output_bias()] {
+                *w += 0.05 * normal(&mut rng);
+            }
+            for (b, bias) in net.params[l.output_bias()..].iter_mut().enumerate() {
+                *bias = 0.05 + 0.1 * b as f32;
+            }
             let engine = net.quantised().unwrap();
+            assert_eq!(engine.buckets(), buckets);
             assert_eq!(engine.activation(), activation);
             let mut scratch = Scratch::new(32);
             for (i, fen) in FENS.iter().enumerate() {
@@ -397,8 +471,11 @@ mod tests {
 
     #[test]
     fn a_network_read_back_quantises_to_itself() {
-        for activation in Activation::ALL {
-            let net = FloatNetwork::new(16, &mut SplitMix64::new(3)).with_activation(activation);
+        for (activation, buckets) in Activation::ALL.into_iter().zip([1, 8]) {
+            let net = FloatNetwork::new(16, &mut SplitMix64::new(3))
+                .with_activation(activation)
+                .with_buckets(buckets)
+                .unwrap();
             let engine = net.quantised().unwrap();
             let back = FloatNetwork::from_network(&engine).unwrap();
             assert_eq!(back.activation, activation);
@@ -422,6 +499,34 @@ mod tests {
         assert!(FloatNetwork::from_network(&other)
             .unwrap_err()
             .contains("scales"));
+    }
+
+    #[test]
+    fn spreading_one_head_over_several_keeps_the_evaluation() {
+        let positions = positions();
+        let one = FloatNetwork::new(8, &mut SplitMix64::new(7));
+        let eight = one.clone().with_buckets(8).unwrap();
+        assert_eq!(eight.layout.buckets, 8);
+        assert_eq!(eight.params.len(), eight.layout.len());
+        let mut scratch = Scratch::new(8);
+        let heads: Vec<usize> = (0..positions.len())
+            .map(|i| eight.bucket(positions.us(i)))
+            .collect();
+        assert_eq!(heads, [7, 0, 2, 7]);
+        for i in 0..positions.len() {
+            let (us, them) = (positions.us(i), positions.them(i));
+            assert_eq!(
+                one.forward(us, them, false, &mut scratch),
+                eight.forward(us, them, false, &mut scratch)
+            );
+        }
+        assert_eq!(eight.clone().with_buckets(8).unwrap(), eight);
+        assert!(eight
+            .clone()
+            .with_buckets(4)
+            .unwrap_err()
+            .contains("8 output buckets"));
+        assert!(one.with_buckets(17).is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use crate::data::Positions;
 use crate::model::{adam_update, sigmoid, target, FloatNetwork, Scratch};
-use pychess_engine::nnue::Activation;
+use pychess_engine::nnue::{Activation, MAX_BUCKETS};
 use pychess_ml::batch::parallel::for_chunks;
 use pychess_ml::batch::SplitMix64;
 use std::time::Instant;
@@ -21,6 +21,8 @@ pub struct Settings {
     pub hidden: usize,
     /// The hidden layer's activation.
     pub activation: Activation,
+    /// Output heads, chosen by piece count.
+    pub buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -37,8 +39,8 @@ pub struct Settings {
     pub seed: u64,
     /// Threads (at least one is used).
     pub threads: usize,
-    /// Train on from this network instead of random weights (its width and activation
-    /// override `hidden` and `activation`).
+    /// Train on from this network instead of random weights (its width, activation and
+    /// heads override `hidden`, `activation` and `buckets`).
     pub init: Option<FloatNetwork>,
 }
 
@@ -47,6 +49,7 @@ impl Default for Settings {
         Settings {
             hidden: 128,
             activation: Activation::ClippedRelu,
+            buckets: 1,
             epochs: 10,
             batch: 1024,
             lr: 0.001,
@@ -152,7 +155,10 @@ pub fn train(
     let mut rng = SplitMix64::new(settings.seed);
     let mut net = match &settings.init {
         Some(init) => init.clone(),
-        None => FloatNetwork::new(settings.hidden, &mut rng).with_activation(settings.activation),
+        None => FloatNetwork::new(settings.hidden, &mut rng)
+            .with_activation(settings.activation)
+            .with_buckets(settings.buckets.clamp(1, MAX_BUCKETS))
+            .expect("a count within 1..=MAX_BUCKETS"),
     };
     let len = net.layout.len();
     let goals: Vec<f32> = (0..training.len())

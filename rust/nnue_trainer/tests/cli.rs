@@ -44,9 +44,11 @@ fn trainer() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pychess-nnue-train"))
 }
 
-/// Three epochs of a 16-wide network on `data`, seeded, on two threads.
-fn train_small(data: &PathBuf, out: &PathBuf) -> std::process::Output {
+/// Three epochs of a 16-wide network on `data`, seeded, on two threads, with `extra`
+/// options.
+fn train_small(data: &PathBuf, out: &PathBuf, extra: &[&str]) -> std::process::Output {
     trainer()
+        .args(extra)
         .args([
             "--format", "marlin", "--hidden", "16", "--epochs", "3", "--batch", "128",
         ])
@@ -74,7 +76,7 @@ fn a_small_run_writes_a_network_the_engine_loads_and_its_curve() {
     assert!(positions.len() > 15000);
     let held_out = positions.len() - positions.len() / 10;
     let net = dir.join("net.nnue");
-    let output = train_small(&data, &net);
+    let output = train_small(&data, &net, &[]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -116,9 +118,26 @@ fn a_small_run_writes_a_network_the_engine_loads_and_its_curve() {
         .contains("<polyline"));
     // The same seed and threads give the same file.
     let again = dir.join("again.nnue");
-    let status = train_small(&data, &again);
+    let status = train_small(&data, &again, &[]);
     assert!(status.status.success());
     assert_eq!(std::fs::read(&net).unwrap(), std::fs::read(&again).unwrap());
+    // Eight output heads: a version 3 file the engine loads, as good on the clear cases.
+    let bucketed = dir.join("bucketed.nnue");
+    let output = train_small(&data, &bucketed, &["--buckets", "8"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("8 output bucket(s)"), "{stdout}");
+    let network = Network::load(&bucketed).unwrap();
+    assert_eq!(network.buckets(), 8);
+    let agree = clear
+        .iter()
+        .filter(|(board, score)| (network.evaluate(board) > 0) == (*score > 0))
+        .count();
+    assert!(
+        agree * 100 >= clear.len() * 85,
+        "{agree} of {} agree (85% wanted) with eight heads\n{stdout}",
+        clear.len()
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -145,6 +164,14 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
         (
             vec!["--init", n128, "--activation", "screlu"],
             "is crelu, not --activation screlu",
+        ),
+        (
+            vec!["--buckets", "0", odd.to_str().unwrap()],
+            "--buckets must be in 1..=16",
+        ),
+        (
+            vec!["--init", n128, "--buckets", "17"],
+            "output buckets must be in 1..=16",
         ),
     ] {
         let output = trainer().args(&args).output().unwrap();

@@ -56,6 +56,17 @@
 //! | 2N * 2 | output weights, `i16`: `N` for the side to move, then `N` for the other side |
 //! | 4 | output bias, `i32`, in units of `QA * QB` |
 //!
+//! # Output buckets (version 3)
+//!
+//! A version 3 file has `B` output heads in place of one: `B` sets of `2N` output weights
+//! and `B` output biases. A position uses head [`output_bucket`]`(pieces, B)`, chosen by
+//! how many pieces (kings included) are on the board, so that the endgame's heads weigh
+//! the same accumulator otherwise than the middlegame's. The header is 32 bytes: the six
+//! fields above with version 3, then the activation (`u32`: 1 `CReLU`, 2 `SCReLU`, the
+//! versions that name them) and `B` (`u32` in `1..=16`); the feature weights and biases
+//! follow as above, then `B * 2N` output weights (`i16`, head by head) and `B` output
+//! biases (`i32`). A one-head network is written as version 1 or 2.
+//!
 //! The file is exactly that long. `tools/nnue_train.py` trains a network on the project's
 //! NNUE training records and writes this format. Loading checks every field and the
 //! length and reports what is wrong ([`NetworkError`]); a loaded file cannot make the
@@ -90,11 +101,15 @@ pub const INPUTS: usize = 768;
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"PCNN";
 /// The newest file format version this engine reads (it reads every version from 1).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The widest hidden layer accepted.
 pub const MAX_HIDDEN: usize = 4096;
-/// Header length in bytes.
+/// The most output buckets accepted.
+pub const MAX_BUCKETS: usize = 16;
+/// Header length in bytes of versions 1 and 2 (the shortest header).
 pub const HEADER_LEN: usize = 24;
+/// Header length in bytes of version 3 (two more fields: the activation, the buckets).
+pub const HEADER_LEN_V3: usize = 32;
 /// The feature transformer's scale the trainer writes: a float weight `w` is stored as
 /// `round(w * QA)`, and the clipped ReLU clips at `QA` (1.0).
 pub const QA: i32 = 255;
@@ -171,6 +186,16 @@ pub enum NetworkError {
         /// The width found.
         hidden: u32,
     },
+    /// A version 3 file's bucket count outside `1..=MAX_BUCKETS`.
+    BadBuckets {
+        /// The count found.
+        buckets: u32,
+    },
+    /// A version 3 file's activation code is not 1 (`CReLU`) or 2 (`SCReLU`).
+    BadActivation {
+        /// The code found.
+        code: u32,
+    },
     /// A zero or oversized quantisation scale.
     BadScale {
         /// Which scale (`QA`, `QB`, `SCALE`).
@@ -215,6 +240,14 @@ impl fmt::Display for NetworkError {
                 f,
                 "network hidden width {hidden} is outside 1..={MAX_HIDDEN}"
             ),
+            NetworkError::BadBuckets { buckets } => write!(
+                f,
+                "network output buckets {buckets} is outside 1..={MAX_BUCKETS}"
+            ),
+            NetworkError::BadActivation { code } => write!(
+                f,
+                "network activation code {code} is not 1 (crelu) or 2 (screlu)"
+            ),
             NetworkError::BadScale { name, value } => {
                 write!(f, "network scale {name} = {value} is outside 1..=65535")
             }
@@ -240,6 +273,8 @@ impl std::error::Error for NetworkError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    /// Output buckets: heads of `2N` weights and a bias, one chosen by the piece count.
+    buckets: usize,
     activation: Activation,
     /// Whether every `QA * output weight` fits in `i16`, as the trainer's clipped weights
     /// do: the squared clipped ReLU's fast kernel needs it (set by `Network::checked`).
@@ -249,8 +284,19 @@ pub struct Network {
     scale: i32,
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
+    /// `buckets` heads of `2N`, bucket-major.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Vec<i32>,
+}
+
+/// The output bucket of a position with `pieces` pieces (kings included) on a network
+/// with `buckets` heads: the range 2..=32 cut into `buckets` equal parts, so that with 8
+/// heads each serves about four piece counts (an endgame's head learns what material is
+/// worth with little of it left, apart from the middlegame's).
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets.max(1) - 1)
 }
 
 /// The input of `piece` of `color` on `square` seen from `perspective`.
@@ -286,9 +332,15 @@ fn read_i16s(bytes: &[u8]) -> Vec<i16> {
 }
 
 impl Network {
-    /// The file length of a network of hidden width `hidden`.
-    pub fn file_len(hidden: usize) -> usize {
-        HEADER_LEN + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+    /// The file length of a network of hidden width `hidden` with `buckets` output heads
+    /// (version 1 or 2 for one head, version 3 for more).
+    pub fn file_len(hidden: usize, buckets: usize) -> usize {
+        let header = if buckets == 1 {
+            HEADER_LEN
+        } else {
+            HEADER_LEN_V3
+        };
+        header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
     }
 
     /// A network of width `hidden` whose weights are all zero (it evaluates everything
@@ -296,6 +348,7 @@ impl Network {
     pub fn zeroed(hidden: usize) -> Network {
         Network {
             hidden,
+            buckets: 1,
             activation: Activation::ClippedRelu,
             output_fits_i16: false,
             qa: QA,
@@ -304,7 +357,7 @@ impl Network {
             feature_weights: vec![0; INPUTS * hidden],
             feature_bias: vec![0; hidden],
             output_weights: vec![0; 2 * hidden],
-            output_bias: 0,
+            output_bias: vec![0],
         }
         .checked()
     }
@@ -324,15 +377,46 @@ impl Network {
         output_weights: Vec<i16>,
         output_bias: i32,
     ) -> Result<Network, NetworkError> {
+        Network::from_bucketed_weights(
+            hidden,
+            1,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            vec![output_bias],
+        )
+    }
+
+    /// As [`Network::from_weights`], with `buckets` output heads: `output_weights` holds
+    /// `buckets` heads of `2 * hidden` one after the other, `output_bias` one bias per head
+    /// (see [`output_bucket`] for which head a position uses).
+    ///
+    /// # Errors
+    /// As [`Network::from_weights`], and [`NetworkError::BadBuckets`] for a count outside
+    /// `1..=MAX_BUCKETS`.
+    pub fn from_bucketed_weights(
+        hidden: usize,
+        buckets: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, NetworkError> {
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(NetworkError::BadHidden {
                 hidden: u32::try_from(hidden).unwrap_or(u32::MAX),
             });
         }
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(NetworkError::BadBuckets {
+                buckets: u32::try_from(buckets).unwrap_or(u32::MAX),
+            });
+        }
         for (part, expected, found) in [
             ("feature weights", INPUTS * hidden, feature_weights.len()),
             ("feature biases", hidden, feature_bias.len()),
-            ("output weights", 2 * hidden, output_weights.len()),
+            ("output weights", 2 * hidden * buckets, output_weights.len()),
+            ("output biases", buckets, output_bias.len()),
         ] {
             if expected != found {
                 return Err(NetworkError::WrongWeights {
@@ -344,6 +428,7 @@ impl Network {
         }
         Ok(Network {
             hidden,
+            buckets,
             activation: Activation::ClippedRelu,
             output_fits_i16: false,
             qa: QA,
@@ -401,8 +486,26 @@ impl Network {
             return Err(NetworkError::BadMagic);
         }
         let version = read_u32(bytes, 4);
-        let activation = Activation::from_version(version)
-            .ok_or(NetworkError::UnsupportedVersion { version })?;
+        let (activation, buckets, header) = match version {
+            3 => {
+                if bytes.len() < HEADER_LEN_V3 {
+                    return Err(NetworkError::TooShort { len: bytes.len() });
+                }
+                let code = read_u32(bytes, 24);
+                let activation =
+                    Activation::from_version(code).ok_or(NetworkError::BadActivation { code })?;
+                let buckets = read_u32(bytes, 28);
+                if buckets == 0 || buckets as usize > MAX_BUCKETS {
+                    return Err(NetworkError::BadBuckets { buckets });
+                }
+                (activation, buckets as usize, HEADER_LEN_V3)
+            }
+            _ => {
+                let activation = Activation::from_version(version)
+                    .ok_or(NetworkError::UnsupportedVersion { version })?;
+                (activation, 1, HEADER_LEN)
+            }
+        };
         let hidden = read_u32(bytes, 8);
         if hidden == 0 || hidden as usize > MAX_HIDDEN {
             return Err(NetworkError::BadHidden { hidden });
@@ -416,14 +519,14 @@ impl Network {
             scales[i] = value as i32;
         }
         let hidden = hidden as usize;
-        let expected = Network::file_len(hidden);
+        let expected = header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets;
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength {
                 expected,
                 found: bytes.len(),
             });
         }
-        let mut at = HEADER_LEN;
+        let mut at = header;
         let mut take = |count: usize| {
             let values = read_i16s(&bytes[at..at + 2 * count]);
             at += 2 * count;
@@ -431,10 +534,13 @@ impl Network {
         };
         let feature_weights = take(INPUTS * hidden);
         let feature_bias = take(hidden);
-        let output_weights = take(2 * hidden);
-        let output_bias = read_u32(bytes, expected - 4) as i32;
+        let output_weights = take(2 * hidden * buckets);
+        let output_bias = (0..buckets)
+            .map(|b| read_u32(bytes, at + 4 * b) as i32)
+            .collect();
         Ok(Network {
             hidden,
+            buckets,
             activation,
             output_fits_i16: false,
             qa: scales[0],
@@ -457,16 +563,26 @@ impl Network {
 
     /// The network as a file's contents (the inverse of [`Network::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::file_len(self.hidden));
+        let mut out = Vec::with_capacity(Network::file_len(self.hidden, self.buckets));
         out.extend_from_slice(&MAGIC);
+        let version = if self.buckets == 1 {
+            self.activation.version()
+        } else {
+            3
+        };
         for value in [
-            self.activation.version(),
+            version,
             self.hidden as u32,
             self.qa as u32,
             self.qb as u32,
             self.scale as u32,
         ] {
             out.extend_from_slice(&value.to_le_bytes());
+        }
+        if self.buckets > 1 {
+            for value in [self.activation.version(), self.buckets as u32] {
+                out.extend_from_slice(&value.to_le_bytes());
+            }
         }
         for values in [
             &self.feature_weights,
@@ -477,20 +593,38 @@ impl Network {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         out
     }
 
-    /// The quantised weights as [`Network::from_weights`] takes them: feature weights,
-    /// feature biases, output weights and the output bias (the trainer reads them back to
-    /// train on from this network).
-    pub fn weights(&self) -> (&[i16], &[i16], &[i16], i32) {
+    /// The quantised weights as [`Network::from_bucketed_weights`] takes them: feature
+    /// weights, feature biases, output weights and output biases (the trainer reads them
+    /// back to train on from this network).
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
         (
             &self.feature_weights,
             &self.feature_bias,
             &self.output_weights,
-            self.output_bias,
+            &self.output_bias,
         )
+    }
+
+    /// The network's shape for messages: `768->256x2->1`, and the heads where there are
+    /// several (`768->256x2->1, 8 output buckets`).
+    pub fn shape(&self) -> String {
+        let layers = format!("{INPUTS}->{}x2->1", self.hidden);
+        if self.buckets == 1 {
+            layers
+        } else {
+            format!("{layers}, {} output buckets", self.buckets)
+        }
+    }
+
+    /// The number of output heads (1 for a version 1 or 2 file).
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// The file's scales `(QA, QB, SCALE)`.
@@ -521,7 +655,7 @@ impl Network {
     pub fn evaluate(&self, board: &Board) -> i32 {
         let mut acc = vec![0i16; 2 * self.hidden];
         self.refresh(&mut acc, board);
-        self.output(&acc, board.turn())
+        self.output(&acc, board.turn(), board.occupied().count() as usize)
     }
 
     /// The weight row of input `index`.
@@ -588,14 +722,17 @@ impl Network {
         }
     }
 
-    /// The output neuron on accumulator `acc` with `turn` to move.
-    fn output(&self, acc: &[i16], turn: Color) -> i32 {
+    /// The output neuron on accumulator `acc` with `turn` to move and `pieces` pieces on
+    /// the board (which choose the head).
+    fn output(&self, acc: &[i16], turn: Color, pieces: usize) -> i32 {
         let (white, black) = acc.split_at(self.hidden);
         let (us, them) = match turn {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let (out_us, out_them) = self.output_weights.split_at(self.hidden);
+        let bucket = output_bucket(pieces, self.buckets);
+        let head = &self.output_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
+        let (out_us, out_them) = head.split_at(self.hidden);
         let qa = self.qa.min(i32::from(i16::MAX)) as i16;
         let sum = match self.activation {
             Activation::ClippedRelu => {
@@ -610,7 +747,7 @@ impl Network {
                 (dot(us, out_us, qa) + dot(them, out_them, qa)) / i64::from(self.qa)
             }
         };
-        let value = (sum + i64::from(self.output_bias)) * i64::from(self.scale)
+        let value = (sum + i64::from(self.output_bias[bucket])) * i64::from(self.scale)
             / (i64::from(self.qa) * i64::from(self.qb));
         value.clamp(-30_000, 30_000) as i32
     }
@@ -713,8 +850,16 @@ impl<'a> AccumulatorStack<'a> {
     #[inline]
     pub fn evaluate(&self, ply: usize, turn: Color) -> i32 {
         let width = 2 * self.net.hidden;
+        let pieces = if self.net.buckets == 1 {
+            0
+        } else {
+            self.pieces[ply]
+                .iter()
+                .map(|set| set.count() as usize)
+                .sum()
+        };
         self.net
-            .output(&self.values[ply * width..(ply + 1) * width], turn)
+            .output(&self.values[ply * width..(ply + 1) * width], turn, pieces)
     }
 }
 
@@ -752,8 +897,23 @@ mod tests {
         net.output_weights
             .iter_mut()
             .for_each(|w| *w = rng.small(100));
-        net.output_bias = 1234;
+        net.output_bias = vec![1234];
         net
+    }
+
+    /// `random_network` with `buckets` heads, each of its own random weights and bias.
+    fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+        let mut rng = Rng(seed ^ 0x55);
+        let net = random_network(hidden, seed);
+        Network::from_bucketed_weights(
+            hidden,
+            buckets,
+            net.feature_weights,
+            net.feature_bias,
+            (0..2 * hidden * buckets).map(|_| rng.small(100)).collect(),
+            (0..buckets).map(|_| i32::from(rng.small(3000))).collect(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -800,17 +960,17 @@ mod tests {
     fn the_file_round_trips_and_bad_files_are_refused() {
         let net = random_network(16, 1);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), Network::file_len(16));
+        assert_eq!(bytes.len(), Network::file_len(16, 1));
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
 
         let mut bad = bytes.clone();
         bad[0] = b'X';
         assert_eq!(Network::from_bytes(&bad), Err(NetworkError::BadMagic));
         let mut bad = bytes.clone();
-        bad[4] = 3;
+        bad[4] = 4;
         assert_eq!(
             Network::from_bytes(&bad),
-            Err(NetworkError::UnsupportedVersion { version: 3 })
+            Err(NetworkError::UnsupportedVersion { version: 4 })
         );
         // Version 2: the same weights, the squared clipped ReLU.
         let squared = net.clone().with_activation(Activation::SquaredClippedRelu);
@@ -856,7 +1016,7 @@ mod tests {
             net.feature_weights.clone(),
             net.feature_bias.clone(),
             net.output_weights.clone(),
-            net.output_bias,
+            net.output_bias[0],
         )
         .unwrap();
         assert_eq!(built, net);
@@ -870,6 +1030,73 @@ mod tests {
             Network::from_weights(0, vec![], vec![], vec![], 0),
             Err(NetworkError::BadHidden { hidden: 0 })
         ));
+    }
+
+    /// Version 3: several heads round-trip through the file; each field is checked; a
+    /// position is scored by the head its piece count names.
+    #[test]
+    fn bucketed_networks_round_trip_and_use_the_head_of_their_piece_count() {
+        assert_eq!(
+            (2..=32)
+                .map(|pieces| output_bucket(pieces, 8))
+                .collect::<Vec<_>>(),
+            [
+                0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6,
+                7, 7, 7
+            ]
+        );
+        assert_eq!(output_bucket(40, 8), 7);
+        assert!((2..=32).all(|pieces| output_bucket(pieces, 1) == 0));
+        let net = random_bucketed_network(16, 8, 4).with_activation(Activation::SquaredClippedRelu);
+        assert_eq!(net.shape(), "768->16x2->1, 8 output buckets");
+        assert_eq!(random_network(16, 4).shape(), "768->16x2->1");
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), Network::file_len(16, 8));
+        assert_eq!((read_u32(&bytes, 4), read_u32(&bytes, 24)), (3, 2));
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        for (at, value, error) in [
+            (24, 7, NetworkError::BadActivation { code: 7 }),
+            (28, 0, NetworkError::BadBuckets { buckets: 0 }),
+            (28, 17, NetworkError::BadBuckets { buckets: 17 }),
+        ] {
+            let mut bad = bytes.clone();
+            bad[at..at + 4].copy_from_slice(&u32::to_le_bytes(value));
+            assert_eq!(Network::from_bytes(&bad), Err(error));
+        }
+        assert!(matches!(
+            Network::from_bytes(&bytes[..28]),
+            Err(NetworkError::TooShort { len: 28 })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 4]),
+            Err(NetworkError::WrongLength { .. })
+        ));
+        // Zero feature weights: the evaluation is the chosen head's bias alone.
+        let mut heads = Network::zeroed(4);
+        heads.buckets = 8;
+        heads.output_weights = vec![0; 64];
+        heads.output_bias = (0..8).map(|b| 100 * b * QA * QB / SCALE).collect();
+        for (fen, bucket) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                7,
+            ),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0),
+            ("4k3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1", 2),
+        ] {
+            let board = Board::from_fen(fen, false).unwrap();
+            assert_eq!(heads.evaluate(&board), 100 * bucket, "{fen}");
+        }
+        assert!(matches!(
+            Network::from_bucketed_weights(1, 17, vec![0; 768], vec![0], vec![0; 34], vec![0; 17]),
+            Err(NetworkError::BadBuckets { buckets: 17 })
+        ));
+        let short =
+            Network::from_bucketed_weights(1, 2, vec![0; 768], vec![0], vec![0; 4], vec![0]);
+        assert_eq!(
+            short.unwrap_err().to_string(),
+            "1 output biases given, a network of this width has 2"
+        );
     }
 
     /// The squared clipped ReLU as the module documentation writes it, on a one-wide network
@@ -887,7 +1114,7 @@ mod tests {
                     [feature_index(Color::White, Color::Black, Role::Pawn, square)] = enemy;
             }
             net.output_weights = vec![64, -32];
-            net.output_bias = 5 * QA * QB;
+            net.output_bias = vec![5 * QA * QB];
             net
         };
         // Two white pawns, three black ones, White to move.
@@ -906,7 +1133,7 @@ mod tests {
             net.feature_weights.clone(),
             net.feature_bias.clone(),
             vec![300, -150],
-            net.output_bias,
+            net.output_bias[0],
         )
         .unwrap()
         .with_activation(Activation::SquaredClippedRelu);
@@ -1029,7 +1256,8 @@ mod tests {
 
     #[test]
     fn the_incremental_accumulator_equals_a_refresh_after_random_moves() {
-        let net = random_network(24, 42);
+        // Eight heads: the stack's piece count must choose the head a fresh board's does.
+        let net = random_bucketed_network(24, 8, 42);
         let starts = [
             // Castling both ways for both sides, en passant soon.
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -203,7 +203,7 @@ impl Searcher {
     /// Evaluates with the network in the file ``path`` (the engine's ``PCNN`` format, see
     /// ``rust/engine/src/nnue/mod.rs``); ``None`` or ``""``: with the built-in network.
     /// ``use_nnue=False`` evaluates by hand instead (``path`` is then not read). Returns the
-    /// network's hidden width (0 when evaluating by hand). Clears the hash table. Waits for
+    /// network's shape, such as ``"768->256x2->1"`` (``""`` when evaluating by hand). Clears the hash table. Waits for
     /// a running search to finish. Standard chess at full strength only: the variants and
     /// the strength levels evaluate by hand.
     ///
@@ -215,7 +215,7 @@ impl Searcher {
         py: Python<'_>,
         path: Option<PathBuf>,
         use_nnue: bool,
-    ) -> PyResult<usize> {
+    ) -> PyResult<String> {
         let path = path.filter(|p| !p.as_os_str().is_empty());
         let network = match path {
             _ if !use_nnue => None,
@@ -224,9 +224,9 @@ impl Searcher {
                 |e| crate::errors::EngineOptionError::new_err(format!("eval_file: {e}")),
             )?)),
         };
-        let hidden = network.as_ref().map_or(0, |n| n.hidden());
+        let shape = network.as_ref().map_or_else(String::new, |n| n.shape());
         py.detach(|| lock(&self.engine).set_network(network));
-        Ok(hidden)
+        Ok(shape)
     }
 
     /// Forgets everything learnt (the hash table); for a new game.
