@@ -21,7 +21,8 @@ pub struct Settings {
     pub hidden: usize,
     /// The hidden layer's activation.
     pub activation: Activation,
-    /// Output heads, chosen by piece count.
+    /// Output heads, chosen by piece count (clamped to `1..=MAX_BUCKETS`; the command
+    /// line refuses a count outside).
     pub buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,

@@ -173,6 +173,8 @@ pub enum NetworkError {
     TooShort {
         /// Bytes found.
         len: usize,
+        /// The header's length: [`HEADER_LEN`], or [`HEADER_LEN_V3`] for version 3.
+        header: usize,
     },
     /// The first four bytes are not [`MAGIC`].
     BadMagic,
@@ -227,9 +229,9 @@ impl fmt::Display for NetworkError {
             NetworkError::Io { path, message } => {
                 write!(f, "cannot read network file {path:?}: {message}")
             }
-            NetworkError::TooShort { len } => write!(
+            NetworkError::TooShort { len, header } => write!(
                 f,
-                "not a network file: {len} bytes, shorter than the {HEADER_LEN}-byte header"
+                "not a network file: {len} bytes, shorter than the {header}-byte header"
             ),
             NetworkError::BadMagic => write!(f, "not a network file: the magic is not PCNN"),
             NetworkError::UnsupportedVersion { version } => write!(
@@ -340,7 +342,13 @@ impl Network {
         } else {
             HEADER_LEN_V3
         };
-        header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+        header + Network::weights_len(hidden, buckets)
+    }
+
+    /// The bytes of the weights after the header: feature weights and biases, `buckets`
+    /// heads of output weights, one output bias per head.
+    fn weights_len(hidden: usize, buckets: usize) -> usize {
+        2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
     }
 
     /// A network of width `hidden` whose weights are all zero (it evaluates everything
@@ -480,7 +488,10 @@ impl Network {
     /// Parses the contents of a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < HEADER_LEN {
-            return Err(NetworkError::TooShort { len: bytes.len() });
+            return Err(NetworkError::TooShort {
+                len: bytes.len(),
+                header: HEADER_LEN,
+            });
         }
         if bytes[..4] != MAGIC {
             return Err(NetworkError::BadMagic);
@@ -489,7 +500,10 @@ impl Network {
         let (activation, buckets, header) = match version {
             3 => {
                 if bytes.len() < HEADER_LEN_V3 {
-                    return Err(NetworkError::TooShort { len: bytes.len() });
+                    return Err(NetworkError::TooShort {
+                        len: bytes.len(),
+                        header: HEADER_LEN_V3,
+                    });
                 }
                 let code = read_u32(bytes, 24);
                 let activation =
@@ -519,7 +533,8 @@ impl Network {
             scales[i] = value as i32;
         }
         let hidden = hidden as usize;
-        let expected = header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets;
+        // A version 3 file may hold one head; its header is still the longer one.
+        let expected = header + Network::weights_len(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength {
                 expected,
@@ -1065,7 +1080,10 @@ mod tests {
         }
         assert!(matches!(
             Network::from_bytes(&bytes[..28]),
-            Err(NetworkError::TooShort { len: 28 })
+            Err(NetworkError::TooShort {
+                len: 28,
+                header: HEADER_LEN_V3
+            })
         ));
         assert!(matches!(
             Network::from_bytes(&bytes[..bytes.len() - 4]),
