@@ -234,6 +234,14 @@ def test_pipeline_end_to_end(
     assert start == pytest.approx(losses[-1], rel=0.02), (start, losses)
     assert struct.unpack_from("<I", on.read_bytes(), 8) == (16,)
     assert nnue_train.main([*argv_on, "--hidden", "32"]) == 2
+    # An anchor of 1 / lr pulls every weight all the way back after each step: the file
+    # written is the one it started from; the PyTorch path refuses the option.
+    held = tmp_path / "held.nnue"
+    argv_held = [*argv_on[:2], str(held), *argv_on[3:], "--anchor", "1000"]
+    assert nnue_train.main(argv_held) == 0
+    assert held.read_bytes() == net_path.read_bytes()
+    with pytest.raises(SystemExit):
+        nnue_train.main([*argv_held, "--device", "cpu"])
     assert nnue_train.main([*argv_on, "--activation", "screlu"]) == 2
     # Output buckets: the one head becomes four copies (the start loss is unchanged) and the
     # file is version 3 with four heads, which the engine loads and the PyTorch path refuses.

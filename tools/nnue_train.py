@@ -29,6 +29,9 @@ reproducible from ``--seed`` (a GPU's atomic additions may change the last bits)
 activation), for instance the built-in network on newer or better-labelled data.
 ``--buckets B`` gives the network B output heads chosen by the piece count (file version
 3; a one-head ``--init`` network starts with B copies of its head): the Rust trainer only.
+``--anchor A`` (with ``--init``, the Rust trainer only) pulls every weight back towards
+``--init``'s after each step, by A times the learning rate of its distance, so that training
+on new data alone adds to the network instead of replacing what it knew.
 """
 
 from __future__ import annotations
@@ -377,6 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--buckets", type=int, help="output heads by piece count (default 1, or --init's)"
     )
+    parser.add_argument(
+        "--anchor", type=float, help="pull towards --init's weights each step (default 0)"
+    )
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=0.001, help="Adam step")
@@ -403,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
         flags += ["--init", args.init] if args.init else []
         flags += ["--activation", args.activation] if args.activation else []
         flags += ["--buckets", args.buckets] if args.buckets is not None else []
+        flags += ["--anchor", args.anchor] if args.anchor is not None else []
         flags += ["--epochs", args.epochs, "--batch", args.batch, "--lr", args.lr]
         flags += ["--wdl", args.wdl, "--validation", args.validation, "--seed", args.seed]
         flags += ["--lr-decay", args.lr_decay] + (["--mirror"] if args.mirror else [])
@@ -412,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
         return subprocess.run(command).returncode
     if args.buckets not in (None, 1):
         parser.error("--buckets: output heads are trained by the Rust trainer only (no --device)")
+    if args.anchor not in (None, 0):
+        parser.error("--anchor: the Rust trainer only (no --device)")
     try:
         init = Network.read(args.init) if args.init else None
         if init and args.hidden not in (None, init.hidden):

@@ -9,6 +9,8 @@
 //!   --activation A    crelu (default: clamp(x, 0, 1)) or screlu (its square)
 //!   --buckets B       output heads chosen by piece count (default 1, or --init's); a
 //!                     one-head --init network is spread over B copies of its head
+//!   --anchor A        with --init: after every step each weight moves A * lr of its
+//!                     distance back towards --init's (default 0, off)
 //!   --epochs E        passes over the training positions (default 10)
 //!   --batch B         positions per step (default 1024)
 //!   --lr R            Adam's learning rate (default 0.001)
@@ -87,11 +89,18 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             "--validation" => validation = parse(&arg, &value()?)?,
             "--seed" => settings.seed = parse(&arg, &value()?)?,
             "--threads" => settings.threads = parse(&arg, &value()?)?,
+            "--anchor" => settings.anchor = parse(&arg, &value()?)?,
             "--mirror" => settings.mirror = true,
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag:?}")),
             file => files.push(PathBuf::from(file)),
         }
+    }
+    if !(settings.anchor >= 0.0 && settings.anchor.is_finite()) {
+        return Err("--anchor must be a number at least 0".into());
+    }
+    if settings.anchor > 0.0 && init.is_none() {
+        return Err("--anchor needs --init: it pulls towards that network's weights".into());
     }
     if let Some(path) = init {
         let net = pychess_engine::nnue::Network::load(&path)

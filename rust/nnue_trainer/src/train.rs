@@ -43,6 +43,10 @@ pub struct Settings {
     /// Train on from this network instead of random weights (its width, activation and
     /// heads override `hidden`, `activation` and `buckets`).
     pub init: Option<FloatNetwork>,
+    /// After every step each weight moves `anchor * lr` of its distance back towards its
+    /// starting value (0: off). Training on from `init` with new data alone, this keeps the
+    /// network near what it learned before instead of letting the new data replace it.
+    pub anchor: f32,
 }
 
 impl Default for Settings {
@@ -60,6 +64,7 @@ impl Default for Settings {
             seed: 0,
             threads: 1,
             init: None,
+            anchor: 0.0,
         }
     }
 }
@@ -162,6 +167,8 @@ pub fn train(
             .expect("a count within 1..=MAX_BUCKETS"),
     };
     let len = net.layout.len();
+    let start_params = (settings.anchor > 0.0).then(|| net.params.clone());
+    let pull = settings.anchor;
     let goals: Vec<f32> = (0..training.len())
         .map(|i| target(training.score(i), training.result(i), settings.wdl))
         .collect();
@@ -236,12 +243,19 @@ pub fn train(
                 .map(|(k, ((p, m), v))| (k * part, p, m, v))
                 .collect();
             let workers = &workers;
+            let start_params = start_params.as_deref();
             for_chunks(threads, &mut parts[..], |_, chunk| {
                 for (start, p, m, v) in chunk.iter_mut() {
                     let start = *start;
                     let grad = (start..start + p.len())
                         .map(|j| workers.iter().map(|w| w.grad[j]).sum::<f32>());
                     adam_update(p, m, v, grad, step, lr);
+                    if let Some(origin) = start_params {
+                        let fraction = (pull * lr).min(1.0);
+                        for (p, o) in p.iter_mut().zip(&origin[start..]) {
+                            *p -= fraction * (*p - o);
+                        }
+                    }
                 }
             });
             if b % 256 == 255 {
@@ -273,6 +287,11 @@ mod tests {
     /// Positions from random games, scored by material (pawn 100, minor 300, rook 500,
     /// queen 900) from the side to move's view: a target a 768-input network can fit.
     fn material_positions(games: u64, seed: u64) -> Positions {
+        scaled_material_positions(games, seed, 1.0)
+    }
+
+    /// The same with every score multiplied by `scale`.
+    fn scaled_material_positions(games: u64, seed: u64, scale: f32) -> Positions {
         let mut positions = Positions::default();
         let values = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0];
         for game in 0..games {
@@ -291,7 +310,7 @@ mod tests {
                         .sum::<f32>()
                 };
                 let score = material(board.turn()) - material(!board.turn());
-                positions.push(&board, score, 0.5);
+                positions.push(&board, scale * score, 0.5);
             }
         }
         positions
@@ -376,5 +395,34 @@ mod tests {
             epochs[1].validation_loss,
             more[1].validation_loss
         );
+    }
+
+    #[test]
+    fn an_anchor_keeps_training_near_its_start() {
+        let training = material_positions(300, 1);
+        let validation = material_positions(40, 2);
+        let (first, _) = train(&training, &validation, &settings(2), |_| {});
+        // New data with another target (material doubled): free training follows it; an
+        // anchored run moves less far from where it started, and still moves.
+        let doubled = scaled_material_positions(300, 5, 2.0);
+        let on = |anchor| Settings {
+            epochs: 2,
+            lr: 0.001,
+            init: Some(first.clone()),
+            anchor,
+            ..settings(2)
+        };
+        let distance = |net: &FloatNetwork| {
+            net.params
+                .iter()
+                .zip(&first.params)
+                .map(|(a, b)| f64::from(a - b).powi(2))
+                .sum::<f64>()
+        };
+        let (free, _) = train(&doubled, &validation, &on(0.0), |_| {});
+        let (held, _) = train(&doubled, &validation, &on(50.0), |_| {});
+        let (free, held) = (distance(&free), distance(&held));
+        assert!(held > 0.0, "the anchored network did not move");
+        assert!(held < free / 2.0, "anchored {held}, free {free}");
     }
 }

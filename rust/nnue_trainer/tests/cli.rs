@@ -173,6 +173,14 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
             vec!["--init", n128, "--buckets", "17"],
             "output buckets must be in 1..=16",
         ),
+        (
+            vec!["--anchor", "10", odd.to_str().unwrap()],
+            "--anchor needs --init",
+        ),
+        (
+            vec!["--init", n128, "--anchor", "-1"],
+            "--anchor must be a number at least 0",
+        ),
     ] {
         let output = trainer().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
