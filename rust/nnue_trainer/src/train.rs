@@ -167,8 +167,8 @@ pub fn train(
             .expect("a count within 1..=MAX_BUCKETS"),
     };
     let len = net.layout.len();
-    let start_params = (settings.anchor > 0.0).then(|| net.params.clone());
-    let pull = settings.anchor;
+    // The weights the anchor pulls towards, kept only when it is on.
+    let origin = (settings.anchor > 0.0).then(|| net.params.clone());
     let goals: Vec<f32> = (0..training.len())
         .map(|i| target(training.score(i), training.result(i), settings.wdl))
         .collect();
@@ -243,17 +243,16 @@ pub fn train(
                 .map(|(k, ((p, m), v))| (k * part, p, m, v))
                 .collect();
             let workers = &workers;
-            let start_params = start_params.as_deref();
+            let (origin, pull) = (origin.as_deref(), (settings.anchor * lr).min(1.0));
             for_chunks(threads, &mut parts[..], |_, chunk| {
                 for (start, p, m, v) in chunk.iter_mut() {
                     let start = *start;
                     let grad = (start..start + p.len())
                         .map(|j| workers.iter().map(|w| w.grad[j]).sum::<f32>());
                     adam_update(p, m, v, grad, step, lr);
-                    if let Some(origin) = start_params {
-                        let fraction = (pull * lr).min(1.0);
+                    if let Some(origin) = origin {
                         for (p, o) in p.iter_mut().zip(&origin[start..]) {
-                            *p -= fraction * (*p - o);
+                            *p -= pull * (*p - o);
                         }
                     }
                 }
