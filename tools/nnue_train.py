@@ -26,7 +26,9 @@ engine's ``PCNN`` file. Every epoch's losses go to ``--curve`` (CSV; the Rust tr
 an SVG plot beside it, the PyTorch path a PNG when matplotlib is installed). Both paths are
 reproducible from ``--seed`` (a GPU's atomic additions may change the last bits).
 ``--init NET`` trains on from a network file instead of random weights (its width and
-activation), for instance the built-in network on newer or better-labelled data.
+activation), for instance the built-in network on newer or better-labelled data; with a
+wider ``--hidden`` the Rust trainer grows it (its neurons kept, new ones beside them with
+output weights of zero, so it starts out evaluating as the file does).
 ``--buckets B`` gives the network B output heads chosen by the piece count (file version
 3; a one-head ``--init`` network starts with B copies of its head): the Rust trainer only.
 ``--anchor A`` (with ``--init``, the Rust trainer only) pulls every weight back towards
@@ -424,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         init = Network.read(args.init) if args.init else None
         if init and args.hidden not in (None, init.hidden):
-            wide = f"{init.hidden} wide, not --hidden {args.hidden}"
+            wide = f"{init.hidden} wide, not --hidden {args.hidden} (the Rust trainer grows it)"
             raise ValueError(f"--init {args.init} is {wide}")
         if init and args.activation not in (None, init.activation):
             act = f"{init.activation}, not --activation {args.activation}"

@@ -5,7 +5,8 @@
 //!   --out PATH        the network file to write (the engine's format; EvalFile loads it)
 //!   --format F        bullet (default) or marlin: the records' layout
 //!   --hidden N        hidden width per perspective (default 128)
-//!   --init NET        train on from this network file (its width and activation)
+//!   --init NET        train on from this network file (its width and activation); with
+//!                     a wider --hidden, its neurons and new ones beside them
 //!   --activation A    crelu (default: clamp(x, 0, 1)) or screlu (its square)
 //!   --buckets B       output heads chosen by piece count (default 1, or --init's); a
 //!                     one-head --init network is spread over B copies of its head
@@ -27,6 +28,7 @@
 //! table of all epochs at the end.
 
 use pychess_engine::nnue::Activation;
+use pychess_ml::batch::SplitMix64;
 use pychess_nnue_trainer::curve;
 use pychess_nnue_trainer::data::Positions;
 use pychess_nnue_trainer::model::FloatNetwork;
@@ -35,6 +37,10 @@ use pychess_training_data::NnueFormat;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+/// Mixed into `--seed` for the new neurons of a grown `--init` network, so that their
+/// weights do not repeat the batch order's random numbers.
+const GROWTH_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 struct Options {
     settings: Settings,
@@ -107,14 +113,19 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             .map_err(|e| format!("--init {}: {e}", path.display()))?;
         let net = FloatNetwork::from_network(&net)
             .map_err(|e| format!("--init {}: {e}", path.display()))?;
-        if width_given && net.layout.hidden != settings.hidden {
-            return Err(format!(
-                "--init {} is {} wide, not --hidden {}",
-                path.display(),
-                net.layout.hidden,
-                settings.hidden
-            ));
-        }
+        // A wider --hidden grows the network: its neurons kept, new ones beside them.
+        let net = if width_given && net.layout.hidden != settings.hidden {
+            let mut rng = SplitMix64::new(settings.seed ^ GROWTH_SEED);
+            net.with_hidden(settings.hidden, &mut rng).map_err(|e| {
+                format!(
+                    "--init {} --hidden {}: {e}",
+                    path.display(),
+                    settings.hidden
+                )
+            })?
+        } else {
+            net
+        };
         if activation_given && net.activation != settings.activation {
             return Err(format!(
                 "--init {} is {}, not --activation {}",

@@ -13,7 +13,8 @@
 
 use crate::data::{mirrored, Inputs, NO_INPUT};
 use pychess_engine::nnue::{
-    output_bucket, Activation, Network, NetworkError, INPUTS, MAX_BUCKETS, QA, QB, SCALE,
+    output_bucket, Activation, Network, NetworkError, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA, QB,
+    SCALE,
 };
 use pychess_ml::batch::SplitMix64;
 
@@ -192,6 +193,48 @@ impl FloatNetwork {
             params.extend_from_slice(&self.params[l.head(0)..l.output_bias()]);
         }
         params.resize(params.len() + buckets, self.params[l.output_bias()]);
+        Ok(FloatNetwork {
+            layout,
+            params,
+            ..self
+        })
+    }
+
+    /// The same network `hidden` wide: its own neurons first, then new ones with random
+    /// feature weights (drawn as [`FloatNetwork::new`] draws them), zero biases and zero
+    /// output weights. It evaluates exactly as before; training then gives the new
+    /// neurons their say (their output weights' gradients are not zero), so a network can
+    /// grow without losing what it knows.
+    ///
+    /// # Errors
+    /// For a width above `MAX_HIDDEN` or below the network's own.
+    pub fn with_hidden(self, hidden: usize, rng: &mut SplitMix64) -> Result<FloatNetwork, String> {
+        let l = self.layout;
+        if hidden > MAX_HIDDEN {
+            return Err(format!("the hidden width must be at most {MAX_HIDDEN}"));
+        }
+        if hidden < l.hidden {
+            return Err(format!(
+                "the network is {} wide; it can grow, not shrink to {hidden}",
+                l.hidden
+            ));
+        }
+        let layout = Layout { hidden, ..l };
+        let added = hidden - l.hidden;
+        let spread = 1.0 / 32f32.sqrt();
+        let mut params = Vec::with_capacity(layout.len());
+        for row in self.params[..l.feature_bias()].chunks_exact(l.hidden) {
+            params.extend_from_slice(row);
+            params.extend((0..added).map(|_| normal(rng) * spread));
+        }
+        params.extend_from_slice(&self.params[l.feature_bias()..l.output_weights()]);
+        params.resize(params.len() + added, 0.0);
+        for half in self.params[l.output_weights()..l.output_bias()].chunks_exact(l.hidden) {
+            params.extend_from_slice(half);
+            params.resize(params.len() + added, 0.0);
+        }
+        params.extend_from_slice(&self.params[l.output_bias()..]);
+        debug_assert_eq!(params.len(), layout.len());
         Ok(FloatNetwork {
             layout,
             params,
@@ -527,6 +570,57 @@ mod tests {
             .unwrap_err()
             .contains("8 output buckets"));
         assert!(one.with_buckets(17).is_err());
+    }
+
+    #[test]
+    fn growing_the_hidden_layer_keeps_the_evaluation() {
+        let positions = positions();
+        for (activation, buckets) in [
+            (Activation::ClippedRelu, 1),
+            (Activation::SquaredClippedRelu, 3),
+        ] {
+            let narrow = FloatNetwork::new(8, &mut SplitMix64::new(7))
+                .with_activation(activation)
+                .with_buckets(buckets)
+                .unwrap();
+            let wide = narrow
+                .clone()
+                .with_hidden(12, &mut SplitMix64::new(8))
+                .unwrap();
+            assert_eq!(wide.layout.hidden, 12);
+            assert_eq!(wide.params.len(), wide.layout.len());
+            // The new neurons have weights of their own, so they are not dead.
+            assert!(wide.params[8..12].iter().all(|&w| w != 0.0));
+            let (mut narrow_scratch, mut wide_scratch) = (Scratch::new(8), Scratch::new(12));
+            for i in 0..positions.len() {
+                let (us, them) = (positions.us(i), positions.them(i));
+                for mirror in [false, true] {
+                    let before = narrow.forward(us, them, mirror, &mut narrow_scratch);
+                    let after = wide.forward(us, them, mirror, &mut wide_scratch);
+                    assert!((before - after).abs() < 1e-5, "{before} against {after}");
+                }
+            }
+            // And so does the engine's integer network made from it.
+            let (small, big) = (narrow.quantised().unwrap(), wide.quantised().unwrap());
+            assert_eq!(big.hidden(), 12);
+            for fen in FENS {
+                let board = Board::from_fen(fen, false).unwrap();
+                assert_eq!(small.evaluate(&board), big.evaluate(&board));
+            }
+        }
+        let net = FloatNetwork::new(8, &mut SplitMix64::new(7));
+        assert_eq!(
+            net.clone().with_hidden(8, &mut SplitMix64::new(1)).unwrap(),
+            net
+        );
+        assert!(net
+            .clone()
+            .with_hidden(4, &mut SplitMix64::new(1))
+            .unwrap_err()
+            .contains("8 wide"));
+        assert!(net
+            .with_hidden(MAX_HIDDEN + 1, &mut SplitMix64::new(1))
+            .is_err());
     }
 
     #[test]

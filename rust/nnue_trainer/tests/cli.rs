@@ -138,6 +138,29 @@ fn a_small_run_writes_a_network_the_engine_loads_and_its_curve() {
         "{agree} of {} agree (85% wanted) with eight heads\n{stdout}",
         clear.len()
     );
+    // Grown to 24 wide from the 16-wide file: before training it evaluates every
+    // position as the file does.
+    let grown = dir.join("grown.nnue");
+    let output = trainer()
+        .args([
+            "--format", "marlin", "--epochs", "0", "--hidden", "24", "--init",
+        ])
+        .arg(&net)
+        .arg("--out")
+        .arg(&grown)
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (narrow, wide) = (Network::load(&net).unwrap(), Network::load(&grown).unwrap());
+    assert_eq!(wide.hidden(), 24);
+    for (board, _) in &positions[held_out..] {
+        assert_eq!(narrow.evaluate(board), wide.evaluate(board));
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -159,7 +182,7 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
         (vec!["--init", odd.to_str().unwrap()], "--init"),
         (
             vec!["--init", n128, "--hidden", "64"],
-            "is 128 wide, not --hidden 64",
+            "it can grow, not shrink to 64",
         ),
         (
             vec!["--init", n128, "--activation", "screlu"],
