@@ -233,7 +233,14 @@ def test_pipeline_end_to_end(
     start = float(on_curve.read_text().splitlines()[1].split(",")[2])
     assert start == pytest.approx(losses[-1], rel=0.02), (start, losses)
     assert struct.unpack_from("<I", on.read_bytes(), 8) == (16,)
-    assert nnue_train.main([*argv_on, "--hidden", "32"]) == 2
+    # A wider --hidden grows the network: new neurons have zero output weights, so the run
+    # starts where the 16-wide one did; a narrower one is refused.
+    grown_curve = tmp_path / "grown.csv"
+    assert nnue_train.main([*argv_on, "--hidden", "32", "--curve", str(grown_curve)]) == 0
+    assert struct.unpack_from("<I", on.read_bytes(), 8) == (32,)
+    grown_start = float(grown_curve.read_text().splitlines()[1].split(",")[2])
+    assert grown_start == pytest.approx(start, rel=1e-4), (grown_start, start)
+    assert nnue_train.main([*argv_on, "--hidden", "8"]) == 2
     # An anchor of 1 / lr pulls every weight all the way back after each step: the file
     # written is the one it started from; the PyTorch path refuses the option.
     held = tmp_path / "held.nnue"
