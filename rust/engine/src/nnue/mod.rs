@@ -93,8 +93,8 @@ use std::sync::{Arc, OnceLock};
 
 /// The network the engine evaluates with unless told otherwise: `rust/engine/nets/`'s
 /// best, chosen by match (`rust/engine/TUNING.md`), compiled into the binary.
-pub const BUILTIN_NAME: &str = "v256";
-const BUILTIN_BYTES: &[u8] = include_bytes!("../../nets/v256.nnue");
+pub const BUILTIN_NAME: &str = "w256e";
+const BUILTIN_BYTES: &[u8] = include_bytes!("../../nets/w256e.nnue");
 
 /// Inputs per perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
