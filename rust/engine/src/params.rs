@@ -47,6 +47,11 @@ pub const RFP_UPPER_LIMIT: i32 = 8;
 /// ... when the static eval beats beta by this much per ply.
 pub const RFP_MARGIN: i32 = 75;
 
+/// Razoring applies up to this depth ...
+pub const RAZOR_UPPER_LIMIT: i32 = 3;
+/// ... when the eval is this far below alpha per ply: a quiescence search decides the node.
+pub const RAZOR_MARGIN: i32 = 250;
+
 /// Null-move pruning applies from this depth.
 pub const NMP_LOWER_LIMIT: i32 = 3;
 /// Base reduction of the null-move search.

@@ -1,12 +1,13 @@
 //! The alpha-beta search below the root (principal variation search).
 //!
 //! Each node, in order: draw and mate-distance checks, the transposition table, pruning
-//! of the whole node (reverse futility, null move), internal iterative reduction, then the
-//! move loop: moves come best first from the [`MovePicker`]; late quiet moves are pruned
-//! (late-move, futility, SEE pruning), the first move gets the full window, later moves a
-//! null window at a depth reduced by the late-move-reduction table and are searched again
-//! in full only when they beat alpha. A beta cutoff teaches the killers and the history
-//! ([`Searcher::beta_cutoff`]); every node ends by storing its result in the table.
+//! of the whole node (reverse futility, razoring, null move), internal iterative
+//! reduction, then the move loop: moves come best first from the [`MovePicker`]; late
+//! quiet moves are pruned (late-move, futility, SEE pruning), the first move gets the full
+//! window, later moves a null window at a depth reduced by the late-move-reduction table
+//! and are searched again in full only when they beat alpha. A beta cutoff teaches the
+//! killers and the history ([`Searcher::beta_cutoff`]); every node ends by storing its
+//! result in the table.
 
 use super::{has_non_pawn_material, Searcher, EVAL_NONE};
 use crate::history::{piece_to, QuietsTried};
@@ -119,6 +120,20 @@ impl Searcher<'_> {
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
+            }
+            // Razoring: so far below alpha with little depth left that only a capture can
+            // help; when the quiescence search agrees, trust it.
+            if depth <= RAZOR_UPPER_LIMIT
+                && alpha.abs() < MATE_BOUND
+                && eval + RAZOR_MARGIN * depth <= alpha
+            {
+                let score = self.qsearch(board, key, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
             // Null-move pruning: if passing still fails high, a real move will too.
             let after_null = ply > 0 && self.stack[ply - 1].played == Some(Move::NULL);
