@@ -134,6 +134,6 @@ fn without_tables_nothing_changes() {
     assert!(infos.iter().all(|i| i.tbhits == 0));
     assert_eq!(
         pychess_engine::bench(pychess_engine::BENCH_DEFAULT_DEPTH).nodes,
-        201_808
+        193_912
     );
 }

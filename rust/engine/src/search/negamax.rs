@@ -225,7 +225,10 @@ impl Searcher<'_> {
             let child = board.after(m);
             let child_key = child.zobrist_hash();
             self.shared.tt.prefetch(child_key);
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            // A check that loses material by exchange is seldom the point: only the others
+            // are worth a ply more.
+            let extension =
+                i32::from(gives_check && ply < 2 * self.root_depth as usize && see(board, m, 0));
             let new_depth = depth - 1 + extension;
             self.stack[ply].played = Some(m);
             self.stack[ply].piece_to = Some(piece_to(board, m));
