@@ -14,8 +14,10 @@
 //!
 //! Strength limiting has its own table (`ELO_FOR_SKILL`) in `skill.rs`.
 //!
-//! Provenance: hand-set starting values (November 2026) from common published practice, not
-//! yet tuned by matches; a change here must be accepted by an SPRT match and quote `bench`.
+//! Provenance: hand-set starting values (November 2026) from common published practice.
+//! Some have since been matched against a changed value and kept (`RAZOR_MARGIN`,
+//! `DEFAULT_MOVES_TO_GO`: `rust/engine/TUNING.md` records each test); a change here must be
+//! accepted by an SPRT match and quote `bench`.
 
 /// The deepest ply the search reaches (stacks are sized by it).
 pub const MAX_PLY: usize = 128;
